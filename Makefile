@@ -1,0 +1,34 @@
+# CardVerse: the two commands of the README are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/cardverse --help
+
+lint: $(STAMP)
+	$(BIN)/ruff check cardverse tests bench
+	$(BIN)/ruff format --check cardverse tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy cardverse/engine cardverse/notation.py
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2 -q
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.engine_bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
