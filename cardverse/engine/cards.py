@@ -1,0 +1,140 @@
+"""Cards, ranks, suits and hands as bit sets (rules R1–R3).
+
+A card is a small integer: ``rank * 4 + suit`` for the 52 natural cards, where rank 0 is the 3
+and rank 12 the 2 (normal order, R3) and suit 0..3 is clubs, diamonds, hearts, spades; the red
+joker is 52 and the black joker 53 (R2). A hand, or any set of cards, is an ``int`` bit set with
+bit ``card`` set for each card it holds. Text forms follow notation.md (``3C``, ``10H``, ``RJ``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+RANK_NAMES: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+SUIT_NAMES: tuple[str, ...] = ("C", "D", "H", "S")
+NUM_RANKS = 13
+NUM_SUITS = 4
+
+RANK_3 = 0
+RANK_8 = 5
+RANK_2 = 12
+
+RED_JOKER = 52
+BLACK_JOKER = 53
+JOKERS: tuple[int, ...] = (RED_JOKER, BLACK_JOKER)
+JOKER_NAMES: dict[int, str] = {RED_JOKER: "RJ", BLACK_JOKER: "BJ"}
+
+NATURAL_MASK = (1 << 52) - 1
+JOKER_MASK = (1 << RED_JOKER) | (1 << BLACK_JOKER)
+THREE_OF_CLUBS = 0
+
+
+class CardError(ValueError):
+    """A card's text form could not be read."""
+
+
+def card_rank(card: int) -> int:
+    """Rank index (0 = the 3 … 12 = the 2) of a natural card."""
+    return card >> 2
+
+
+def card_suit(card: int) -> int:
+    """Suit index (0 clubs, 1 diamonds, 2 hearts, 3 spades) of a natural card."""
+    return card & 3
+
+
+def is_joker(card: int) -> bool:
+    return card >= RED_JOKER
+
+
+def make_card(rank: int, suit: int) -> int:
+    return rank * 4 + suit
+
+
+def card_name(card: int) -> str:
+    """Text form of a card, e.g. ``10H`` or ``RJ``."""
+    if card in JOKER_NAMES:
+        return JOKER_NAMES[card]
+    if not 0 <= card < 52:
+        raise CardError(f"no card has the number {card}")
+    return RANK_NAMES[card >> 2] + SUIT_NAMES[card & 3]
+
+
+_BY_NAME: dict[str, int] = {card_name(c): c for c in range(52)}
+_BY_NAME.update({name: card for card, name in JOKER_NAMES.items()})
+
+
+def parse_card(text: object) -> int:
+    """Read a card's text form, case-insensitively (``qs``, ``10h``, ``rj``)."""
+    if not isinstance(text, str):
+        raise CardError(f"a card must be a string like '7H' or 'RJ', not {text!r}")
+    key = text.strip().upper()
+    if key not in _BY_NAME:
+        raise CardError(
+            f"unknown card {text!r}: a card is a rank (3-10, J, Q, K, A, 2) followed by a suit "
+            "(C, D, H, S), or a joker (RJ, BJ)"
+        )
+    return _BY_NAME[key]
+
+
+def parse_rank(text: object) -> int:
+    """Read a rank's text form (``7``, ``10``, ``q``)."""
+    if not isinstance(text, str) or text.strip().upper() not in RANK_NAMES:
+        raise CardError(
+            f"unknown rank {text!r}: a rank is one of {', '.join(RANK_NAMES)}"
+        )
+    return RANK_NAMES.index(text.strip().upper())
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit set, lowest first (by rank, then suit, jokers last)."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def mask_names(mask: int) -> list[str]:
+    """Text forms of the cards of a bit set, in normal order (lowest first, jokers last)."""
+    return [card_name(c) for c in cards_of(mask)]
+
+
+def parse_cards(texts: object) -> int:
+    """Read a list of card texts into a bit set; repeated cards are an error."""
+    if not isinstance(texts, list):
+        raise CardError(f"cards must be given as a list of strings, not {texts!r}")
+    mask = 0
+    for text in texts:
+        card = parse_card(text)
+        if mask >> card & 1:
+            raise CardError(f"card {card_name(card)} is listed twice")
+        mask |= 1 << card
+    return mask
+
+
+def rank_count(hand: int, rank: int) -> int:
+    """How many natural cards of ``rank`` a bit set holds."""
+    return ((hand >> (rank * 4)) & 15).bit_count()
+
+
+def rank_mask(rank: int) -> int:
+    """The bit set of all four natural cards of a rank."""
+    return 15 << (rank * 4)
+
+
+def deck(jokers: int = 0) -> list[int]:
+    """The cards of the deck in use (R1, R2): 52 naturals plus 0, 1 (red) or 2 jokers."""
+    return list(range(52)) + list(JOKERS[:jokers])
+
+
+def deck_mask(jokers: int = 0) -> int:
+    return mask_of(deck(jokers))

@@ -1,0 +1,38 @@
+"""Dealing and the first lead (R23, R24)."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import THREE_OF_CLUBS, cards_of, deck
+from .options import FIRST_SEAT, Rules
+
+
+def deal(rules: Rules, rng: random.Random) -> list[int]:
+    """Shuffle the whole deck and deal it one card at a time in seat order (R23)."""
+    cards = deck(rules.jokers)
+    rng.shuffle(cards)
+    hands = [0] * rules.players
+    players = rules.players
+    for index, card in enumerate(cards):
+        hands[index % players] |= 1 << card
+    return hands
+
+
+def first_round_leader(rules: Rules, hands: list[int]) -> int:
+    """Who leads round 1 (R24): seat 0, or the holder of the 3 of clubs.
+
+    With a partial deal (tests, puzzles) where nobody holds the 3 of clubs, the holder of the
+    lowest natural card leads; with no natural card at all, seat 0.
+    """
+    if rules.first_lead == FIRST_SEAT:
+        return 0
+    for seat, hand in enumerate(hands):
+        if hand >> THREE_OF_CLUBS & 1:
+            return seat
+    lowest: tuple[int, int] | None = None
+    for seat, hand in enumerate(hands):
+        naturals = cards_of(hand & ((1 << 52) - 1))
+        if naturals and (lowest is None or naturals[0] < lowest[0]):
+            lowest = (naturals[0], seat)
+    return lowest[1] if lowest else 0

@@ -1,0 +1,299 @@
+"""A whole game: rounds, the exchange between them, places and points (R19–R25).
+
+:class:`Game` is the one object the rest of the product drives: it deals (seeded), runs the
+exchange, hands each round to :class:`~cardverse.engine.rounds.Round`, and keeps places and points
+until the configured number of rounds is over.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import Enum
+
+from .cards import card_name, cards_of, deck_mask
+from .dealing import deal, first_round_leader
+from .exchange import ExchangePair, exchange_pairs, highest_cards, is_highest_choice
+from .movegen import give_moves
+from .options import Rules
+from .plays import CARDS_MASK, GIVE, PASS
+from .refusals import IllegalAction, Refusal, refuse
+from .rounds import Round
+from .scoring import round_points, standings
+
+
+class Phase(str, Enum):
+    """Where a game stands."""
+
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+
+class DealError(ValueError):
+    """A deal given from outside (a record) that cannot start a round."""
+
+
+class Game:
+    """The full, authoritative state of one game (the server's and the referee's view)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+        hands: list[int] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.round_number = 0
+        self.phase = Phase.ROUND_OVER
+        self.round: Round | None = None
+        self.deals: list[list[int]] = []
+        self.places: list[list[int]] = []
+        self.points: list[int] = [0] * rules.players
+        self.leader = 0
+        self.pairs: list[ExchangePair] = []
+        self.pending: list[ExchangePair] = []  # give-backs still owed, President first
+        self.exchange_log: list[tuple[int, int, int]] = []  # (giver, receiver, cards) this round
+        self.exchange_hands: list[int] = []
+        self.start_next_round(hands)
+
+    # -- rounds -------------------------------------------------------------------------------
+
+    def start_next_round(
+        self, hands: list[int] | None = None, gifts: dict[int, int] | None = None
+    ) -> None:
+        """Deal the next round (or take ``hands``), do the automatic gifts, and begin.
+
+        ``gifts`` lets a record name which of equally high cards the automatic gifts were.
+        """
+        if self.phase not in (Phase.ROUND_OVER,) or (
+            self.round_number and self.round_number >= self.rules.rounds
+        ):
+            raise IllegalAction(
+                refuse("no_next_round", "R22", "the game has no further round to start now")
+            )
+        if hands is None:
+            hands = deal(self.rules, self.rng)
+        else:
+            _check_deal(self.rules, hands)
+        self.round_number += 1
+        self.deals.append(list(hands))
+        hands = list(hands)
+        self.exchange_log = []
+        self.pairs = []
+        self.pending = []
+        if self.round_number == 1:
+            self.leader = first_round_leader(self.rules, hands)
+        else:
+            self.leader = self.places[-1][-1]  # R24: the previous Scum leads
+        if self.round_number > 1 and self.rules.exchange:
+            self.pairs = exchange_pairs(self.places[-1])
+            for pair in self.pairs:
+                hand = hands[pair.giver]
+                gift = (gifts or {}).get(pair.giver)
+                if gift is None:
+                    gift = highest_cards(hand, pair.count)
+                elif not is_highest_choice(hand, gift, pair.count):
+                    raise IllegalAction(
+                        refuse(
+                            "gift_not_highest",
+                            "R25",
+                            f"seat {pair.giver} must give their {pair.count} highest card(s), "
+                            f"not {' '.join(card_name(c) for c in cards_of(gift))}",
+                            seat=pair.giver,
+                            count=pair.count,
+                        )
+                    )
+                hands[pair.giver] &= ~gift
+                hands[pair.receiver] |= gift
+                self.exchange_log.append((pair.giver, pair.receiver, gift))
+            self.pending = [p for p in self.pairs if hands[p.receiver]]
+            self.exchange_hands = hands
+            self.round = None
+            if self.pending:
+                self.phase = Phase.EXCHANGE
+                return
+        self._begin_play(hands)
+
+    def _begin_play(self, hands: list[int]) -> None:
+        self.exchange_hands = []
+        self.round = Round(self.rules, hands, self.leader)
+        self.phase = Phase.PLAY
+
+    # -- reading the state --------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def revolution(self) -> bool:
+        return self.round.revolution if self.round is not None else False
+
+    @property
+    def turn(self) -> int | None:
+        """Who acts next: the player on turn, the next giver, or the next round's leader."""
+        if self.phase is Phase.PLAY:
+            assert self.round is not None
+            return self.round.turn
+        if self.phase is Phase.EXCHANGE:
+            return self.pending[0].receiver
+        if self.phase is Phase.ROUND_OVER:
+            return self.places[-1][-1] if self.places else self.leader
+        return None
+
+    def hand(self, seat: int) -> int:
+        if self.phase is Phase.EXCHANGE:
+            return self.exchange_hands[seat]
+        if self.round is not None:
+            return self.round.hands[seat]
+        return 0
+
+    @property
+    def hands(self) -> list[int]:
+        if self.phase is Phase.EXCHANGE:
+            return list(self.exchange_hands)
+        if self.round is not None:
+            return list(self.round.hands)
+        return [0] * self.rules.players
+
+    def legal_moves(self) -> list[int]:
+        """Every legal action of the seat to act, each once; empty between rounds."""
+        if self.phase is Phase.PLAY:
+            assert self.round is not None
+            return self.round.legal_moves()
+        if self.phase is Phase.EXCHANGE:
+            pair = self.pending[0]
+            hand = self.exchange_hands[pair.receiver]
+            return give_moves(hand, min(pair.count, hand.bit_count()))
+        return []
+
+    def check(self, seat: int, move: int) -> Refusal | None:
+        """Why ``seat`` may not make ``move`` now, or None when it may."""
+        if self.phase is Phase.PLAY:
+            assert self.round is not None
+            return self.round.check(seat, move)
+        if self.phase is Phase.EXCHANGE:
+            return self._check_give(seat, move)
+        if self.phase is Phase.GAME_OVER:
+            return refuse("game_over", "R22", "the game is over")
+        return refuse(
+            "between_rounds", "R23", "the round is over; the next one has not been dealt yet"
+        )
+
+    def _check_give(self, seat: int, move: int) -> Refusal | None:
+        pair = self.pending[0]
+        if not move & GIVE:
+            return refuse(
+                "exchange_in_progress",
+                "R25",
+                "the card exchange is not finished: no one plays or passes until it is",
+            )
+        if seat != pair.receiver:
+            return refuse(
+                "not_your_give",
+                "R25",
+                f"seat {pair.receiver} gives back cards now, not seat {seat}",
+                seat=seat,
+                turn=pair.receiver,
+            )
+        hand = self.exchange_hands[seat]
+        cards = move & CARDS_MASK
+        missing = cards & ~hand
+        if missing:
+            names = " ".join(card_name(c) for c in cards_of(missing))
+            return refuse(
+                "card_not_in_hand", "R25", f"not in seat {seat}'s hand: {names}", cards=names
+            )
+        count = min(pair.count, hand.bit_count())
+        if cards.bit_count() != count or move & ~(CARDS_MASK | GIVE):
+            return refuse(
+                "give_count",
+                "R25",
+                f"seat {seat} gives back exactly {count} card(s)",
+                count=count,
+                given=cards.bit_count(),
+            )
+        return None
+
+    # -- changing the state -------------------------------------------------------------------
+
+    def apply(self, move: int, seat: int | None = None) -> None:
+        """Make ``move`` for the seat to act (or check it is ``seat``); raise if refused."""
+        if seat is not None and seat != self.turn or self.phase is not Phase.PLAY:
+            refusal = self.check(self.turn if seat is None else seat, move)
+            if refusal is not None:
+                raise IllegalAction(refusal)
+        if self.phase is Phase.PLAY:
+            round_ = self.round
+            assert round_ is not None
+            round_.apply(move)
+            if round_.turn < 0:
+                self._end_round(round_)
+            return
+        self._apply_give(move)
+
+    def _apply_give(self, move: int) -> None:
+        pair = self.pending.pop(0)
+        cards = move & CARDS_MASK
+        hands = self.exchange_hands
+        hands[pair.receiver] &= ~cards
+        hands[pair.giver] |= cards
+        self.exchange_log.append((pair.receiver, pair.giver, cards))
+        if not self.pending:
+            self._begin_play(hands)
+
+    def _end_round(self, round_: Round) -> None:
+        order = list(round_.finished)
+        self.places.append(order)
+        for seat, gained in enumerate(round_points(order)):
+            self.points[seat] += gained
+        self.phase = Phase.GAME_OVER if self.round_number >= self.rules.rounds else Phase.ROUND_OVER
+
+    def final_places(self) -> list[int]:
+        """Each seat's place (0-based) in the game by total points, ties shared (R22)."""
+        return standings(self.points)
+
+    def clone(self) -> Game:
+        """An independent copy (for search); the random generator is copied too."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.round_number = self.round_number
+        other.phase = self.phase
+        other.round = self.round.clone() if self.round is not None else None
+        other.deals = [list(d) for d in self.deals]
+        other.places = [list(p) for p in self.places]
+        other.points = list(self.points)
+        other.leader = self.leader
+        other.pairs = list(self.pairs)
+        other.pending = list(self.pending)
+        other.exchange_log = list(self.exchange_log)
+        other.exchange_hands = list(self.exchange_hands)
+        return other
+
+
+def _check_deal(rules: Rules, hands: list[int]) -> None:
+    if len(hands) != rules.players:
+        raise DealError(f"a deal for {rules.players} players needs {rules.players} hands")
+    seen = 0
+    allowed = deck_mask(rules.jokers)
+    for seat, hand in enumerate(hands):
+        if not hand:
+            raise DealError(f"seat {seat} is dealt no card: every seat needs at least one")
+        if hand & seen:
+            raise DealError(
+                f"card {card_name(cards_of(hand & seen)[0])} is dealt twice"
+            )
+        if hand & ~allowed:
+            raise DealError(
+                f"card {card_name(cards_of(hand & ~allowed)[0])} is not in the deck of these rules"
+            )
+        seen |= hand
+
+
+__all__ = ["PASS", "DealError", "Game", "Phase"]

@@ -1,0 +1,214 @@
+"""Legal-move generation: every distinct play a hand can make, exactly once (R5–R10, R25).
+
+Two plays are distinct when they put down different cards or declare a joker of a straight for a
+different rank. Natural sets come from tables built once per rank and four-bit suit pattern; jokers
+and straights are added on top.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .cards import BLACK_JOKER, JOKER_MASK, NUM_RANKS, RED_JOKER
+from .plays import GIVE, STRAIGHT, PlayInfo, beats, declare, play_info
+
+# _SETS_OF_SIZE[rank][pattern][k]: natural k-card sets of ``rank`` within the 4-bit suit pattern.
+_SETS_OF_SIZE: list[list[list[tuple[int, ...]]]] = []
+# _ALL_SETS[rank][pattern]: every natural set of ``rank`` within the pattern.
+_ALL_SETS: list[list[tuple[int, ...]]] = []
+for _rank in range(NUM_RANKS):
+    _by_pattern: list[list[tuple[int, ...]]] = []
+    _all_by_pattern: list[tuple[int, ...]] = []
+    for _pattern in range(16):
+        _subs = [s for s in range(1, 16) if s & _pattern == s]
+        _sized = [
+            tuple(s << (_rank * 4) for s in _subs if s.bit_count() == k) for k in range(5)
+        ]
+        _by_pattern.append(_sized)
+        _all_by_pattern.append(tuple(m for k in range(1, 5) for m in _sized[k]))
+    _SETS_OF_SIZE.append(_by_pattern)
+    _ALL_SETS.append(_all_by_pattern)
+
+_JOKER_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+for _jokers in range(4):
+    _jmask = _jokers << RED_JOKER
+    _JOKER_SUBSETS[_jmask] = tuple(
+        tuple(s << RED_JOKER for s in range(1, 4) if s & _jokers == s and s.bit_count() == k)
+        for k in range(3)
+    )
+
+
+def _set_rank_ok(rank: int, old: PlayInfo, revolution: bool, equal_plays: bool) -> bool:
+    if old.all_jokers:
+        return False
+    if rank == old.rank:
+        return equal_plays
+    return rank < old.rank if revolution else rank > old.rank
+
+
+def set_plays(
+    hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
+) -> list[int]:
+    """Every set the hand can play: on lead when ``old`` is None, else those that beat ``old``."""
+    out: list[int] = []
+    jokers = hand & JOKER_MASK
+    if old is None:
+        for rank in range(NUM_RANKS):
+            pattern = (hand >> (rank * 4)) & 15
+            if pattern:
+                out.extend(_ALL_SETS[rank][pattern])
+        if jokers:
+            _add_joker_sets(out, hand, jokers, range(1, 5), None, revolution, equal_plays)
+        return out
+    if old.straight:
+        return out
+    size = old.size
+    if not old.all_jokers:
+        if revolution:
+            ranks = range(0, old.rank + 1 if equal_plays else old.rank)
+        else:
+            ranks = range(old.rank if equal_plays else old.rank + 1, NUM_RANKS)
+        table = _SETS_OF_SIZE
+        for rank in ranks:
+            pattern = (hand >> (rank * 4)) & 15
+            if pattern:
+                out.extend(table[rank][pattern][size])
+    if jokers:
+        _add_joker_sets(out, hand, jokers, (size,), old, revolution, equal_plays)
+    return out
+
+
+def _add_joker_sets(
+    out: list[int],
+    hand: int,
+    jokers: int,
+    sizes: range | tuple[int, ...],
+    old: PlayInfo | None,
+    revolution: bool,
+    equal_plays: bool,
+) -> None:
+    """Sets holding jokers: naturals plus jokers, and sets made only of jokers (R5)."""
+    joker_subsets = _JOKER_SUBSETS[jokers]
+    for size in sizes:
+        # All-joker sets outrank every natural set of their size (R5, R10).
+        if size <= 2 and (
+            old is None or not old.all_jokers or equal_plays
+        ):
+            out.extend(joker_subsets[size])
+        for rank in range(NUM_RANKS):
+            pattern = (hand >> (rank * 4)) & 15
+            if not pattern:
+                continue
+            if old is not None and not _set_rank_ok(rank, old, revolution, equal_plays):
+                continue
+            sized = _SETS_OF_SIZE[rank][pattern]
+            for used in (1, 2):
+                naturals = size - used
+                if naturals < 1:
+                    break
+                for joker_part in joker_subsets[used]:
+                    for natural_part in sized[naturals]:
+                        out.append(natural_part | joker_part)
+
+
+def straight_plays(
+    hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
+) -> list[int]:
+    """Every straight the hand can play (R6), on lead or beating ``old`` (R9, R10)."""
+    out: list[int] = []
+    if old is not None and not old.straight:
+        return out
+    held_jokers = [j for j in (RED_JOKER, BLACK_JOKER) if hand >> j & 1]
+    joker_count = len(held_jokers)
+    for suit in range(4):
+        suit_ranks = [r for r in range(NUM_RANKS) if hand >> (r * 4 + suit) & 1]
+        if not suit_ranks:
+            continue
+        present = 0
+        for r in suit_ranks:
+            present |= 1 << r
+        lengths: range | tuple[int, ...]
+        if old is None:
+            lengths = range(3, min(NUM_RANKS, len(suit_ranks) + joker_count) + 1)
+        else:
+            lengths = (old.size,)
+        for length in lengths:
+            for bottom in range(0, NUM_RANKS - length + 1):
+                top = bottom + length - 1
+                if old is not None:
+                    if revolution:
+                        if not (bottom < old.bottom or (equal_plays and bottom == old.bottom)):
+                            continue
+                    elif not (top > old.rank or (equal_plays and top == old.rank)):
+                        continue
+                window = ((1 << length) - 1) << bottom
+                held = present & window
+                held_count = held.bit_count()
+                missing = length - held_count
+                if missing > joker_count or held_count == 0:
+                    continue
+                _add_straights(out, suit, bottom, length, held, missing, held_jokers)
+    return out
+
+
+def _add_straights(
+    out: list[int],
+    suit: int,
+    bottom: int,
+    length: int,
+    held: int,
+    missing: int,
+    jokers: list[int],
+) -> None:
+    """Straights over one window: jokers fill every gap and may stand in for held cards too."""
+    positions = range(bottom, bottom + length)
+    gaps = [r for r in positions if not held >> r & 1]
+    held_ranks = [r for r in positions if held >> r & 1]
+    for extra in range(0, len(jokers) - missing + 1):
+        for replaced in combinations(held_ranks, extra):
+            if len(replaced) == len(held_ranks):
+                continue  # a straight keeps at least one natural card (R6)
+            joker_ranks = gaps + list(replaced)
+            naturals = 0
+            for r in held_ranks:
+                if r not in replaced:
+                    naturals |= 1 << (r * 4 + suit)
+            base = naturals | STRAIGHT
+            if not joker_ranks:
+                out.append(base)
+            elif len(joker_ranks) == 1:
+                for joker in jokers:
+                    out.append(declare(base | (1 << joker), joker, joker_ranks[0]))
+            else:
+                a, b = joker_ranks
+                both = base | JOKER_MASK
+                out.append(declare(declare(both, RED_JOKER, a), BLACK_JOKER, b))
+                out.append(declare(declare(both, RED_JOKER, b), BLACK_JOKER, a))
+
+
+def legal_plays(
+    hand: int,
+    old_move: int | None,
+    revolution: bool,
+    equal_plays: bool,
+    straights: bool,
+) -> list[int]:
+    """Every play the hand may make, without the pass (see :mod:`cardverse.engine.rounds`)."""
+    old = play_info(old_move) if old_move is not None else None
+    out = set_plays(hand, old, revolution, equal_plays)
+    if straights:
+        out.extend(straight_plays(hand, old, revolution, equal_plays))
+    return out
+
+
+def give_moves(hand: int, count: int) -> list[int]:
+    """Every choice of ``count`` cards to give back in the exchange (R25)."""
+    cards = [c for c in range(54) if hand >> c & 1]
+    return [sum(1 << c for c in chosen) | GIVE for chosen in combinations(cards, count)]
+
+
+def check_beats(
+    info: PlayInfo, old_move: int | None, revolution: bool, equal_plays: bool
+) -> bool:
+    """Single-play check of R9/R10 used by tests to cross-check the generator."""
+    return old_move is None or beats(info, play_info(old_move), revolution, equal_plays)

@@ -1,0 +1,213 @@
+"""Plays: sets and straights, what beats what, clearing plays and revolutions (R5–R10, R14–R18).
+
+A *move* is an ``int``, small and fast to compare and hash:
+
+- bits 0–53: the cards played or given (see :mod:`cardverse.engine.cards`);
+- bit 54 (:data:`STRAIGHT`): the play is a straight;
+- bits 56–59 and 60–63: the rank (plus one) that the red and the black joker stand for in a
+  straight; zero in a set, where a joker takes the set's rank;
+- bit 64 (:data:`GIVE`): a give-back in the exchange;
+- :data:`PASS` alone: a pass.
+
+:func:`play_info` reads a play's shape once and caches it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import (
+    BLACK_JOKER,
+    JOKER_MASK,
+    NATURAL_MASK,
+    NUM_RANKS,
+    RANK_2,
+    RANK_3,
+    RANK_8,
+    RED_JOKER,
+    card_name,
+    cards_of,
+)
+
+STRAIGHT = 1 << 54
+_RJ_SHIFT = 56
+_BJ_SHIFT = 60
+DECLARATION_MASK = (0xFF) << _RJ_SHIFT
+GIVE = 1 << 64
+PASS = 1 << 65
+CARDS_MASK = (1 << 54) - 1
+
+ALL_JOKER_RANK = NUM_RANKS  # the rank key of a set made only of jokers (R5)
+MAX_SET_SIZE = 4
+MIN_STRAIGHT = 3
+
+
+class PlayInfo(NamedTuple):
+    """The shape of a valid play."""
+
+    straight: bool
+    size: int
+    rank: int  # a set's rank (ALL_JOKER_RANK for an all-joker set); a straight's top
+    bottom: int  # a straight's bottom; a set's rank
+    has_eight: bool  # a set of 8s, or a straight holding an 8 (a joker standing for one too)
+    all_jokers: bool
+
+
+class PlayShapeError(ValueError):
+    """A group of cards that is neither a set nor a straight; ``code``/``rule`` explain why."""
+
+    def __init__(self, code: str, rule: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+        self.params = params
+
+
+def declare(move: int, joker: int, rank: int) -> int:
+    """``move`` with ``joker`` declared to stand for ``rank`` in a straight."""
+    shift = _RJ_SHIFT if joker == RED_JOKER else _BJ_SHIFT
+    return (move & ~(0xF << shift)) | ((rank + 1) << shift) | STRAIGHT
+
+
+def declared_rank(move: int, joker: int) -> int | None:
+    """The rank a joker stands for in a straight move, or None."""
+    shift = _RJ_SHIFT if joker == RED_JOKER else _BJ_SHIFT
+    value = (move >> shift) & 0xF
+    return value - 1 if value else None
+
+
+def move_cards(move: int) -> int:
+    """The bit set of cards a move plays or gives."""
+    return move & CARDS_MASK
+
+
+def is_pass(move: int) -> bool:
+    return move == PASS
+
+
+def is_give(move: int) -> bool:
+    return bool(move & GIVE)
+
+
+def _rank_nibbles(naturals: int) -> list[int]:
+    return [r for r in range(NUM_RANKS) if (naturals >> (r * 4)) & 15]
+
+
+def analyse(move: int) -> PlayInfo:
+    """Read a play's shape, raising :class:`PlayShapeError` when it is no set or straight."""
+    cards = move & CARDS_MASK
+    if move & (GIVE | PASS) or not cards:
+        raise PlayShapeError("empty_play", "R5", "a play needs at least one card")
+    naturals = cards & NATURAL_MASK
+    jokers = cards & JOKER_MASK
+    size = cards.bit_count()
+    if not move & STRAIGHT:
+        ranks = _rank_nibbles(naturals)
+        if len(ranks) > 1:
+            raise PlayShapeError(
+                "mixed_ranks",
+                "R5",
+                "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
+                cards=" ".join(card_name(c) for c in cards_of(cards)),
+            )
+        if size > MAX_SET_SIZE:
+            raise PlayShapeError(
+                "set_too_large", "R5", "a set holds at most 4 cards", size=size
+            )
+        if not ranks:
+            return PlayInfo(False, size, ALL_JOKER_RANK, ALL_JOKER_RANK, False, True)
+        rank = ranks[0]
+        return PlayInfo(False, size, rank, rank, rank == RANK_8, False)
+    # A straight (R6): one suit, consecutive ranks, jokers declared, at least one natural.
+    if not naturals:
+        raise PlayShapeError(
+            "straight_without_natural", "R6", "a straight holds at least one natural card"
+        )
+    suits = {c & 3 for c in cards_of(naturals)}
+    if len(suits) > 1:
+        raise PlayShapeError(
+            "straight_mixed_suits", "R6", "the cards of a straight must all be of one suit"
+        )
+    ranks = [c >> 2 for c in cards_of(naturals)]
+    for joker in (RED_JOKER, BLACK_JOKER):
+        declared = declared_rank(move, joker)
+        if jokers >> joker & 1:
+            if declared is None:
+                raise PlayShapeError(
+                    "joker_rank_missing",
+                    "R6",
+                    f"say which rank the joker {card_name(joker)} stands for in the straight",
+                    joker=card_name(joker),
+                )
+            ranks.append(declared)
+        elif declared is not None:
+            raise PlayShapeError(
+                "joker_not_played",
+                "R6",
+                f"a rank is declared for the joker {card_name(joker)}, which is not played",
+                joker=card_name(joker),
+            )
+    if size < MIN_STRAIGHT:
+        raise PlayShapeError(
+            "straight_too_short", "R6", "a straight needs at least 3 cards", size=size
+        )
+    ranks.sort()
+    if len(set(ranks)) != len(ranks) or ranks[-1] - ranks[0] != len(ranks) - 1:
+        raise PlayShapeError(
+            "straight_not_consecutive",
+            "R6",
+            "the ranks of a straight must follow one another (3 up to 2, no wrapping)",
+        )
+    return PlayInfo(True, size, ranks[-1], ranks[0], ranks[0] <= RANK_8 <= ranks[-1], False)
+
+
+_INFO_CACHE: dict[int, PlayInfo] = {}
+
+
+def play_info(move: int) -> PlayInfo:
+    """Cached :func:`analyse` for moves known to be valid plays."""
+    info = _INFO_CACHE.get(move)
+    if info is None:
+        info = analyse(move)
+        if len(_INFO_CACHE) > 200_000:
+            _INFO_CACHE.clear()
+        _INFO_CACHE[move] = info
+    return info
+
+
+def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> bool:
+    """Whether ``new`` may cover ``old`` (R9, R10), by the order in force (R3)."""
+    if new.straight != old.straight or new.size != old.size:
+        return False
+    if not new.straight:
+        if old.all_jokers:
+            return new.all_jokers and equal_plays
+        if new.all_jokers:
+            return True
+        if new.rank == old.rank:
+            return equal_plays
+        return (new.rank < old.rank) if revolution else (new.rank > old.rank)
+    if revolution:
+        if new.bottom == old.bottom:
+            return equal_plays
+        return new.bottom < old.bottom
+    if new.rank == old.rank:
+        return equal_plays
+    return new.rank > old.rank
+
+
+def is_clearing(info: PlayInfo, revolution: bool, eight_stop: bool) -> bool:
+    """Whether a play ends the trick at once (R14), judged by the order before it (R17)."""
+    if info.all_jokers:
+        return False
+    if eight_stop and info.has_eight:
+        return True
+    if info.straight:
+        return False
+    return info.rank == (RANK_3 if revolution else RANK_2)
+
+
+def starts_revolution(info: PlayInfo) -> bool:
+    """Every set of four, natural or with jokers, reverses the order (R15); straights never (R18)."""
+    return not info.straight and info.size == MAX_SET_SIZE
