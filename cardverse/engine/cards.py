@@ -80,9 +80,7 @@ def parse_card(text: object) -> int:
 def parse_rank(text: object) -> int:
     """Read a rank's text form (``7``, ``10``, ``q``)."""
     if not isinstance(text, str) or text.strip().upper() not in RANK_NAMES:
-        raise CardError(
-            f"unknown rank {text!r}: a rank is one of {', '.join(RANK_NAMES)}"
-        )
+        raise CardError(f"unknown rank {text!r}: a rank is one of {', '.join(RANK_NAMES)}")
     return RANK_NAMES.index(text.strip().upper())
 
 

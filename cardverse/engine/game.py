@@ -8,7 +8,7 @@ until the configured number of rounds is over.
 from __future__ import annotations
 
 import random
-from enum import Enum
+from enum import StrEnum
 
 from .cards import card_name, cards_of, deck_mask
 from .dealing import deal, first_round_leader
@@ -21,7 +21,7 @@ from .rounds import Round
 from .scoring import round_points, standings
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where a game stands."""
 
     EXCHANGE = "exchange"
@@ -58,6 +58,8 @@ class Game:
         self.pending: list[ExchangePair] = []  # give-backs still owed, President first
         self.exchange_log: list[tuple[int, int, int]] = []  # (giver, receiver, cards) this round
         self.exchange_hands: list[int] = []
+        # (exchange log, play history) of every finished round, for records and replays.
+        self.past_rounds: list[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = []
         self.start_next_round(hands)
 
     # -- rounds -------------------------------------------------------------------------------
@@ -223,8 +225,9 @@ class Game:
 
     def apply(self, move: int, seat: int | None = None) -> None:
         """Make ``move`` for the seat to act (or check it is ``seat``); raise if refused."""
-        if seat is not None and seat != self.turn or self.phase is not Phase.PLAY:
-            refusal = self.check(self.turn if seat is None else seat, move)
+        if (seat is not None and seat != self.turn) or self.phase is not Phase.PLAY:
+            actor = self.turn if seat is None else seat
+            refusal = self.check(-1 if actor is None else actor, move)
             if refusal is not None:
                 raise IllegalAction(refusal)
         if self.phase is Phase.PLAY:
@@ -249,6 +252,7 @@ class Game:
     def _end_round(self, round_: Round) -> None:
         order = list(round_.finished)
         self.places.append(order)
+        self.past_rounds.append((list(self.exchange_log), list(round_.history)))
         for seat, gained in enumerate(round_points(order)):
             self.points[seat] += gained
         self.phase = Phase.GAME_OVER if self.round_number >= self.rules.rounds else Phase.ROUND_OVER
@@ -274,6 +278,7 @@ class Game:
         other.pending = list(self.pending)
         other.exchange_log = list(self.exchange_log)
         other.exchange_hands = list(self.exchange_hands)
+        other.past_rounds = list(self.past_rounds)
         return other
 
 
@@ -286,9 +291,7 @@ def _check_deal(rules: Rules, hands: list[int]) -> None:
         if not hand:
             raise DealError(f"seat {seat} is dealt no card: every seat needs at least one")
         if hand & seen:
-            raise DealError(
-                f"card {card_name(cards_of(hand & seen)[0])} is dealt twice"
-            )
+            raise DealError(f"card {card_name(cards_of(hand & seen)[0])} is dealt twice")
         if hand & ~allowed:
             raise DealError(
                 f"card {card_name(cards_of(hand & ~allowed)[0])} is not in the deck of these rules"

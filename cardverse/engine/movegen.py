@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .cards import BLACK_JOKER, JOKER_MASK, NUM_RANKS, RED_JOKER
-from .plays import GIVE, STRAIGHT, PlayInfo, beats, declare, play_info
+from .plays import GIVE, STRAIGHT, PlayInfo, declare, play_info
 
 # _SETS_OF_SIZE[rank][pattern][k]: natural k-card sets of ``rank`` within the 4-bit suit pattern.
 _SETS_OF_SIZE: list[list[list[tuple[int, ...]]]] = []
@@ -21,9 +21,7 @@ for _rank in range(NUM_RANKS):
     _all_by_pattern: list[tuple[int, ...]] = []
     for _pattern in range(16):
         _subs = [s for s in range(1, 16) if s & _pattern == s]
-        _sized = [
-            tuple(s << (_rank * 4) for s in _subs if s.bit_count() == k) for k in range(5)
-        ]
+        _sized = [tuple(s << (_rank * 4) for s in _subs if s.bit_count() == k) for k in range(5)]
         _by_pattern.append(_sized)
         _all_by_pattern.append(tuple(m for k in range(1, 5) for m in _sized[k]))
     _SETS_OF_SIZE.append(_by_pattern)
@@ -46,9 +44,7 @@ def _set_rank_ok(rank: int, old: PlayInfo, revolution: bool, equal_plays: bool) 
     return rank < old.rank if revolution else rank > old.rank
 
 
-def set_plays(
-    hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
-) -> list[int]:
+def set_plays(hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool) -> list[int]:
     """Every set the hand can play: on lead when ``old`` is None, else those that beat ``old``."""
     out: list[int] = []
     jokers = hand & JOKER_MASK
@@ -91,9 +87,7 @@ def _add_joker_sets(
     joker_subsets = _JOKER_SUBSETS[jokers]
     for size in sizes:
         # All-joker sets outrank every natural set of their size (R5, R10).
-        if size <= 2 and (
-            old is None or not old.all_jokers or equal_plays
-        ):
+        if size <= 2 and (old is None or not old.all_jokers or equal_plays):
             out.extend(joker_subsets[size])
         for rank in range(NUM_RANKS):
             pattern = (hand >> (rank * 4)) & 15
@@ -205,10 +199,3 @@ def give_moves(hand: int, count: int) -> list[int]:
     """Every choice of ``count`` cards to give back in the exchange (R25)."""
     cards = [c for c in range(54) if hand >> c & 1]
     return [sum(1 << c for c in chosen) | GIVE for chosen in combinations(cards, count)]
-
-
-def check_beats(
-    info: PlayInfo, old_move: int | None, revolution: bool, equal_plays: bool
-) -> bool:
-    """Single-play check of R9/R10 used by tests to cross-check the generator."""
-    return old_move is None or beats(info, play_info(old_move), revolution, equal_plays)

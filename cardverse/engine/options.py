@@ -182,8 +182,7 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
         if name in preset.locked and value != preset.defaults[name]:
             raise OptionsError(
                 "option_locked",
-                f"option {name} is locked to {preset.defaults[name]!r} by the {preset.name} "
-                "preset",
+                f"option {name} is locked to {preset.defaults[name]!r} by the {preset.name} preset",
                 option=name,
                 preset=preset.name,
                 value=preset.defaults[name],

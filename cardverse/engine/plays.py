@@ -112,9 +112,7 @@ def analyse(move: int) -> PlayInfo:
                 cards=" ".join(card_name(c) for c in cards_of(cards)),
             )
         if size > MAX_SET_SIZE:
-            raise PlayShapeError(
-                "set_too_large", "R5", "a set holds at most 4 cards", size=size
-            )
+            raise PlayShapeError("set_too_large", "R5", "a set holds at most 4 cards", size=size)
         if not ranks:
             return PlayInfo(False, size, ALL_JOKER_RANK, ALL_JOKER_RANK, False, True)
         rank = ranks[0]
@@ -209,5 +207,5 @@ def is_clearing(info: PlayInfo, revolution: bool, eight_stop: bool) -> bool:
 
 
 def starts_revolution(info: PlayInfo) -> bool:
-    """Every set of four, natural or with jokers, reverses the order (R15); straights never (R18)."""
+    """Every set of four, jokers included, reverses the order (R15); straights never (R18)."""
     return not info.straight and info.size == MAX_SET_SIZE

@@ -23,8 +23,12 @@ class Refusal:
         return f"{self.rule}: {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "rule": self.rule, "message": self.message,
-                "params": dict(self.params)}
+        return {
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message,
+            "params": dict(self.params),
+        }
 
 
 class IllegalAction(ValueError):

@@ -7,12 +7,14 @@
 
 from __future__ import annotations
 
-from .cards import card_name, cards_of
+from .cards import NATURAL_MASK, card_name, cards_of
 from .movegen import legal_plays
 from .options import Rules
 from .plays import (
+    CARDS_MASK,
     GIVE,
     PASS,
+    STRAIGHT,
     PlayInfo,
     PlayShapeError,
     analyse,
@@ -162,7 +164,7 @@ class Round:
         return self._check_play(seat, move)
 
     def _check_play(self, seat: int, move: int) -> Refusal | None:
-        cards = move & ((1 << 54) - 1)
+        cards = move & CARDS_MASK
         missing = cards & ~self.hands[seat]
         if missing:
             names = " ".join(card_name(c) for c in cards_of(missing))
@@ -173,14 +175,19 @@ class Round:
                 cards=names,
                 seat=seat,
             )
+        if move & STRAIGHT and not self.straights:
+            if len({c >> 2 for c in cards_of(cards & NATURAL_MASK)}) > 1:
+                return refuse(
+                    "mixed_ranks",
+                    "R5",
+                    "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
+                    cards=" ".join(card_name(c) for c in cards_of(cards)),
+                )
+            return refuse("straights_off", "R6", "straights are not played under these rules")
         try:
             info = analyse(move)
         except PlayShapeError as shape:
             return Refusal(shape.code, shape.rule, shape.message, dict(shape.params))
-        if info.straight and not self.straights:
-            return refuse(
-                "straights_off", "R6", "straights are not played under these rules"
-            )
         if self.last_move is None:
             return None
         old = play_info(self.last_move)

@@ -1,0 +1,142 @@
+"""The ``cardverse`` command line: ``moves`` and ``check`` (notation.md), and the product's tools.
+
+Exit status: 0 success; 1 an illegal action in a record (the rule is named); 2 malformed input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from . import __version__
+from .engine import from_move
+from .notation import (
+    IllegalRecordAction,
+    NotationError,
+    read_position,
+    replay_record,
+    sorted_moves,
+    summary,
+)
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_MALFORMED = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors with our exit status for malformed input."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"cardverse: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_MALFORMED)
+
+
+def _read_json(path: str, stdin: TextIO) -> Any:
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise NotationError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise NotationError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotationError(
+            f"{path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+
+
+def _print_json_list(items: list[dict[str, Any]], out: TextIO) -> None:
+    if not items:
+        out.write("[]\n")
+        return
+    out.write("[\n" + ",\n".join("  " + json.dumps(item) for item in items) + "\n]\n")
+
+
+def cmd_moves(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    try:
+        position = read_position(_read_json(args.position, stdin))
+    except NotationError as error:
+        print(f"cardverse moves: bad position: {error}", file=err)
+        return EXIT_MALFORMED
+    seat = position.turn
+    moves = sorted_moves(position.legal_moves())
+    _print_json_list([from_move(m, seat).to_json() for m in moves], out)
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    try:
+        replay = replay_record(_read_json(args.record, stdin))
+    except NotationError as error:
+        print(f"cardverse check: bad record: {error}", file=err)
+        return EXIT_MALFORMED
+    except IllegalRecordAction as illegal:
+        print(f"cardverse check: {illegal}", file=err)
+        return EXIT_ILLEGAL
+    out.write(json.dumps(summary(replay.game)) + "\n")
+    return EXIT_OK
+
+
+Command = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="cardverse",
+        description="CardVerse: play President (Dai Fugō). Rules engine tools, bots and server.",
+    )
+    parser.add_argument("--version", action="version", version=f"cardverse {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    moves = sub.add_parser("moves", help="list the legal moves of a position (JSON, notation.md)")
+    moves.add_argument("position", help="position file, or - for standard input")
+    moves.set_defaults(handler=cmd_moves)
+    check = sub.add_parser(
+        "check", help="replay a game record and print the state after its last action"
+    )
+    check.add_argument("record", help="game record file, or - for standard input")
+    check.set_defaults(handler=cmd_check)
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+# Other layers (arena, server) add their sub-commands here without the engine knowing them.
+_EXTRA_COMMANDS: list[Callable[[Any], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _load_extra_commands()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Command | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_OK
+    return handler(args, sys.stdin, sys.stdout, sys.stderr)
+
+
+def _load_extra_commands() -> None:
+    """Import the optional layers that register sub-commands (each may be absent)."""
+    import importlib
+
+    for module in ("cardverse.arena", "cardverse.server.cli"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name is None or not module.startswith(error.name):
+                raise
+
+
+def register_command(register: Callable[[Any], None]) -> None:
+    if register not in _EXTRA_COMMANDS:
+        _EXTRA_COMMANDS.append(register)

@@ -1,0 +1,560 @@
+"""Positions and game records in their JSON forms (notation.md): reading, writing, replaying.
+
+Standard library only and no I/O: callers pass parsed JSON (dicts and lists) and get values back.
+Malformed input raises :class:`NotationError` (the command line's exit status 2); an illegal action
+in a record raises :class:`IllegalRecordAction` (exit status 1), naming the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import (
+    Action,
+    ActionFormatError,
+    CardError,
+    DealError,
+    Game,
+    IllegalAction,
+    OptionsError,
+    Phase,
+    Refusal,
+    Round,
+    Rules,
+    action_from_json,
+    from_move,
+    mask_names,
+    parse_cards,
+    rules_from_dict,
+    to_move,
+)
+from .engine.cards import deck_mask
+from .engine.plays import GIVE, PASS, STRAIGHT, PlayShapeError, analyse, play_info
+
+RECORD_FORMAT = "president-record/1"
+
+
+class NotationError(ValueError):
+    """Malformed input: it says what is wrong and where."""
+
+
+@dataclass
+class IllegalRecordAction(Exception):
+    """The first illegal action of a record: where it is and which rule refused it."""
+
+    round: int  # 1-based
+    part: str  # "actions" or "exchange"
+    index: int  # 0-based index in that list
+    seat: int | None
+    refusal: Refusal
+
+    def __str__(self) -> str:
+        seat = f"seat {self.seat}" if self.seat is not None else "no seat"
+        return (
+            f"illegal action in round {self.round}, {self.part} index {self.index} ({seat}): "
+            f"{self.refusal.rule}: {self.refusal.message}"
+        )
+
+
+# -- shared readers ----------------------------------------------------------------------------
+
+
+def _rules(data: Any, players_hint: int | None) -> Rules:
+    if data is None:
+        data = {"preset": "standard"}
+    if not isinstance(data, dict):
+        raise NotationError('"rules" must be a JSON object')
+    if "players" not in data and players_hint is not None:
+        data = {**data, "players": players_hint}
+    try:
+        return rules_from_dict(data)
+    except OptionsError as error:
+        raise NotationError(f"rules: {error}") from None
+
+
+def _action(data: Any, where: str, need_seat: bool = True) -> Action:
+    try:
+        return action_from_json(data, need_seat=need_seat)
+    except ActionFormatError as error:
+        raise NotationError(f"{where}: {error}") from None
+
+
+def _move(action: Action, where: str) -> int:
+    try:
+        return to_move(action)
+    except ActionFormatError as error:  # pragma: no cover - action_from_json checked it
+        raise NotationError(f"{where}: {error}") from None
+
+
+def _seat(value: Any, players: int, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise NotationError(f"{where}: a seat must be a whole number from 0 to {players - 1}")
+    return value
+
+
+def _object(data: Any, what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise NotationError(f"a {what} must be a JSON object")
+    return data
+
+
+def sorted_moves(moves: list[int]) -> list[int]:
+    """Moves in a readable order: sets by size then rank, straights, gives, the pass last."""
+
+    def key(move: int) -> tuple[int, int, int, int, int]:
+        if move == PASS:
+            return (9, 0, 0, 0, 0)
+        if move & GIVE:
+            return (5, 0, 0, 0, move)
+        info = play_info(move)
+        return (2 if info.straight else 1, info.size, info.bottom, info.rank, move)
+
+    return sorted(moves, key=key)
+
+
+# -- positions ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Position:
+    """A round at one moment (notation.md): rules, hands (None where only a count is known)."""
+
+    rules: Rules
+    hands: list[int | None]
+    counts: list[int]
+    round: Round
+
+    @property
+    def turn(self) -> int:
+        return self.round.turn
+
+    def legal_moves(self) -> list[int]:
+        return self.round.legal_moves()
+
+
+def read_position(data: Any) -> Position:
+    """Read a position; raises :class:`NotationError` when it is malformed or inconsistent."""
+    data = _object(data, "position")
+    unknown = sorted(set(data) - {"rules", "hands", "trick", "turn", "revolution", "finished"})
+    if unknown:
+        raise NotationError(f"unknown key {unknown[0]!r} in the position")
+    raw_hands = data.get("hands")
+    if not isinstance(raw_hands, list) or not raw_hands:
+        raise NotationError('"hands" must be a list with one hand per seat')
+    rules = _rules(data.get("rules"), len(raw_hands))
+    players = rules.players
+    if len(raw_hands) != players:
+        raise NotationError(
+            f"the rules are for {players} players but {len(raw_hands)} hands are given"
+        )
+    allowed = deck_mask(rules.jokers)
+    seen = 0
+    hands: list[int | None] = []
+    counts: list[int] = []
+    for seat, raw in enumerate(raw_hands):
+        if isinstance(raw, dict):
+            count = raw.get("count")
+            if (
+                set(raw) != {"count"}
+                or isinstance(count, bool)
+                or not isinstance(count, int)
+                or count < 0
+            ):
+                raise NotationError(
+                    f'hand of seat {seat}: a hidden hand is {{"count": N}} with N from 0'
+                )
+            hands.append(None)
+            counts.append(count)
+            continue
+        try:
+            hand = parse_cards(raw)
+        except CardError as error:
+            raise NotationError(f"hand of seat {seat}: {error}") from None
+        seen = _place(hand, seen, allowed, f"hand of seat {seat}")
+        hands.append(hand)
+        counts.append(hand.bit_count())
+    revolution = data.get("revolution", False)
+    if not isinstance(revolution, bool):
+        raise NotationError('"revolution" must be true or false')
+    finished_raw = data.get("finished", [])
+    if not isinstance(finished_raw, list):
+        raise NotationError('"finished" must be a list of seats')
+    finished = [_seat(s, players, "finished") for s in finished_raw]
+    if len(set(finished)) != len(finished):
+        raise NotationError("finished: a seat is listed twice")
+    for seat in range(players):
+        if (counts[seat] == 0) != (seat in finished):
+            if counts[seat] == 0:
+                raise NotationError(f"seat {seat} holds no cards but is not listed in finished")
+            raise NotationError(f"seat {seat} is listed in finished but still holds cards")
+    if players - len(finished) < 2:
+        raise NotationError("the round is over: fewer than two seats still hold cards")
+    turn = _seat(data.get("turn"), players, "turn")
+    own = hands[turn]
+    if own is None:
+        raise NotationError(f"the hand of seat {turn}, on turn, must be listed card by card")
+    if not own:
+        raise NotationError(f"seat {turn} is on turn but has gone out")
+    trick_raw = data.get("trick") or []
+    if not isinstance(trick_raw, list):
+        raise NotationError('"trick" must be a list of actions')
+    # Hidden hands stand for placeholder cards only by count; the Round needs bit sets.
+    round_hands = [
+        h if h is not None else _placeholder(c) for h, c in zip(hands, counts, strict=True)
+    ]
+    round_ = Round(rules, round_hands, turn, revolution=revolution, finished=finished)
+    _load_trick(round_, trick_raw, players, seen, allowed, rules)
+    round_.turn = turn
+    if round_.last_move is not None:
+        if round_.passed >> turn & 1:
+            raise NotationError(f"seat {turn} passed in this trick and cannot be on turn")
+        others = [
+            s
+            for s in range(players)
+            if s != round_.last_seat and counts[s] and not round_.passed >> s & 1
+        ]
+        if turn == round_.last_seat:
+            if others:
+                raise NotationError(
+                    f"seat {turn} made the last play, yet seats {others} may still answer it"
+                )
+            # Everybody else passed: by R13 the trick is over and seat `turn` leads anew.
+            round_.trick = []
+            round_.last_move = None
+            round_.last_seat = -1
+            round_.passed = 0
+            round_.trick_number = 1
+    return Position(rules=rules, hands=hands, counts=counts, round=round_)
+
+
+def _placeholder(count: int) -> int:
+    # A hidden hand is never searched for moves; only whether it is empty matters (R12, R13).
+    return (1 << count) - 1 if count else 0
+
+
+def _place(cards: int, seen: int, allowed: int, where: str) -> int:
+    if cards & ~allowed:
+        names = mask_names(cards & ~allowed)
+        raise NotationError(f"{where}: {names[0]} is not in the deck of these rules")
+    if cards & seen:
+        raise NotationError(f"{where}: {mask_names(cards & seen)[0]} is in two places")
+    return seen | cards
+
+
+def _load_trick(
+    round_: Round, trick_raw: list[Any], players: int, seen: int, allowed: int, rules: Rules
+) -> None:
+    first_info = None
+    for index, raw in enumerate(trick_raw):
+        where = f"trick[{index}]"
+        action = _action(raw, where)
+        seat = _seat(action.seat, players, where)
+        move = _move(action, where)
+        if action.kind == "give":
+            raise NotationError(f"{where}: a trick holds plays and passes, not gives")
+        if move == PASS:
+            if first_info is None:
+                raise NotationError(f"{where}: a trick starts with a play, not a pass")
+            round_.passed |= 1 << seat
+        else:
+            if move & STRAIGHT and not rules.straights:
+                raise NotationError(f"{where}: straights are not played under these rules")
+            try:
+                info = analyse(move)
+            except PlayShapeError as error:
+                raise NotationError(f"{where}: {error.rule}: {error.message}") from None
+            if first_info is not None and (
+                info.straight != first_info.straight or info.size != first_info.size
+            ):
+                raise NotationError(
+                    f"{where}: every play of a trick has the shape of the lead (R9)"
+                )
+            first_info = first_info or info
+            seen = _place(move & ((1 << 54) - 1), seen, allowed, where)
+            round_.last_move = move
+            round_.last_seat = seat
+        round_.trick.append((seat, move))
+        round_.history.append((0, seat, move))
+
+
+def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -> dict[str, Any]:
+    """Write a round's position; with ``own_seat``, other hands are given as counts."""
+    hands: list[Any] = []
+    for seat, hand in enumerate(round_.hands):
+        if own_seat is None or seat == own_seat:
+            hands.append(mask_names(hand))
+        else:
+            hands.append({"count": hand.bit_count()})
+    return {
+        "rules": rules.changed_options(),
+        "hands": hands,
+        "trick": [from_move(m, s).to_json() for s, m in round_.trick],
+        "turn": round_.turn,
+        "revolution": round_.revolution,
+        "finished": list(round_.finished),
+    }
+
+
+# -- records -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    """The result of replaying a record: the game and the players' entries."""
+
+    game: Game
+    players: list[dict[str, Any]]
+
+
+def replay_record(data: Any) -> Replay:
+    """Replay a game record through the engine.
+
+    Raises :class:`NotationError` when malformed and :class:`IllegalRecordAction` at the first
+    action the rules refuse (or when a given ``result`` does not match).
+    """
+    data = _object(data, "record")
+    unknown = sorted(set(data) - {"format", "rules", "players", "rounds", "result"})
+    if unknown:
+        raise NotationError(f"unknown key {unknown[0]!r} in the record")
+    fmt = data.get("format", RECORD_FORMAT)
+    if fmt != RECORD_FORMAT:
+        raise NotationError(f"unknown record format {fmt!r}: expected {RECORD_FORMAT!r}")
+    rounds_raw = data.get("rounds")
+    if not isinstance(rounds_raw, list) or not rounds_raw:
+        raise NotationError('"rounds" must be a non-empty list')
+    players_raw = data.get("players")
+    hint = None
+    if isinstance(players_raw, list):
+        hint = len(players_raw)
+    elif isinstance(rounds_raw[0], dict) and isinstance(rounds_raw[0].get("hands"), list):
+        hint = len(rounds_raw[0]["hands"])
+    rules = _rules(data.get("rules"), hint)
+    players = _players(players_raw, rules.players)
+    if len(rounds_raw) > rules.rounds:
+        raise NotationError(
+            f"the record has {len(rounds_raw)} rounds but the rules play {rules.rounds}"
+        )
+    game: Game | None = None
+    for number, raw_round in enumerate(rounds_raw, start=1):
+        raw_round = _object(raw_round, f"round {number}")
+        unknown = sorted(set(raw_round) - {"hands", "exchange", "actions"})
+        if unknown:
+            raise NotationError(f"round {number}: unknown key {unknown[0]!r}")
+        hands = _deal(raw_round.get("hands"), rules, number)
+        exchange_raw = raw_round.get("exchange", [])
+        if not isinstance(exchange_raw, list):
+            raise NotationError(f'round {number}: "exchange" must be a list of actions')
+        exchange = [_action(a, f"round {number} exchange[{i}]") for i, a in enumerate(exchange_raw)]
+        for i, action in enumerate(exchange):
+            if action.kind != "give":
+                raise NotationError(f"round {number} exchange[{i}]: only give actions belong here")
+            _seat(action.seat, rules.players, f"round {number} exchange[{i}]")
+        if game is not None and game.phase is not Phase.ROUND_OVER:
+            raise NotationError(f"round {number} is listed, but round {number - 1} is not finished")
+        gifts, givebacks = _split_exchange(game, exchange, rules, number)
+        try:
+            if game is None:
+                game = Game(rules, seed=0, hands=hands)
+            else:
+                game.start_next_round(hands, gifts)
+        except DealError as error:
+            raise NotationError(f"round {number} hands: {error}") from None
+        except IllegalAction as illegal:
+            index = next(i for i, a in enumerate(exchange) if a.seat in gifts)
+            raise IllegalRecordAction(
+                number, "exchange", index, exchange[index].seat, illegal.refusal
+            ) from None
+        for index, action in givebacks:
+            _apply(game, action, number, "exchange", index)
+        actions_raw = raw_round.get("actions", [])
+        if not isinstance(actions_raw, list):
+            raise NotationError(f'round {number}: "actions" must be a list')
+        for index, raw in enumerate(actions_raw):
+            action = _action(raw, f"round {number} actions[{index}]")
+            _seat(action.seat, rules.players, f"round {number} actions[{index}]")
+            _apply(game, action, number, "actions", index)
+    assert game is not None
+    if "result" in data:
+        _compare_result(game, data["result"], len(rounds_raw))
+    return Replay(game=game, players=players)
+
+
+def _players(raw: Any, count: int) -> list[dict[str, Any]]:
+    if raw is None:
+        return [{"name": f"Seat {seat}"} for seat in range(count)]
+    if not isinstance(raw, list) or len(raw) != count:
+        raise NotationError(f'"players" must list {count} players')
+    out = []
+    for seat, entry in enumerate(raw):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise NotationError(f'players[{seat}] must be an object with a "name"')
+        ai = entry.get("ai")
+        if ai is not None and ai not in ("easy", "normal", "hard"):
+            raise NotationError(f'players[{seat}]: "ai" is easy, normal or hard, not {ai!r}')
+        out.append(dict(entry))
+    return out
+
+
+def _deal(raw: Any, rules: Rules, number: int) -> list[int]:
+    if not isinstance(raw, list) or len(raw) != rules.players:
+        raise NotationError(f'round {number}: "hands" must list {rules.players} hands')
+    hands = []
+    for seat, cards in enumerate(raw):
+        try:
+            hands.append(parse_cards(cards))
+        except CardError as error:
+            raise NotationError(f"round {number} hand of seat {seat}: {error}") from None
+    return hands
+
+
+def _split_exchange(
+    game: Game | None, exchange: list[Action], rules: Rules, number: int
+) -> tuple[dict[int, int], list[tuple[int, Action]]]:
+    """Separate the automatic gifts (checked by the engine) from the give-backs, in order."""
+    gifts: dict[int, int] = {}
+    givebacks: list[tuple[int, Action]] = []
+    if not exchange:
+        return gifts, givebacks
+    if game is None or not rules.exchange:
+        why = "round 1 has no exchange" if game is None else "the exchange option is off"
+        raise IllegalRecordAction(
+            number,
+            "exchange",
+            0,
+            exchange[0].seat,
+            Refusal("no_exchange", "R25", f"no cards are exchanged: {why}", {}),
+        )
+    order = game.places[-1]
+    givers = {order[-1]: order[0]}
+    if rules.players >= 4:
+        givers[order[-2]] = order[1]
+    receivers = {v: k for k, v in givers.items()}
+    for index, action in enumerate(exchange):
+        seat = action.seat
+        assert seat is not None
+        if seat in givers and seat not in gifts:
+            gifts[seat] = to_move(action) & ~GIVE
+        elif seat in receivers:
+            if receivers[seat] not in gifts:
+                raise IllegalRecordAction(
+                    number,
+                    "exchange",
+                    index,
+                    seat,
+                    Refusal(
+                        "giveback_before_gift",
+                        "R25",
+                        f"seat {seat} gives back before the gift it answers is listed",
+                        {"seat": seat},
+                    ),
+                )
+            givebacks.append((index, action))
+        else:
+            raise IllegalRecordAction(
+                number,
+                "exchange",
+                index,
+                seat,
+                Refusal(
+                    "not_in_exchange",
+                    "R25",
+                    f"seat {seat} takes no part in this exchange (or gives twice)",
+                    {"seat": seat},
+                ),
+            )
+    return gifts, givebacks
+
+
+def _apply(game: Game, action: Action, number: int, part: str, index: int) -> None:
+    move = _move(action, f"round {number} {part}[{index}]")
+    seat = action.seat
+    assert seat is not None
+    refusal = game.check(seat, move)
+    if refusal is not None:
+        raise IllegalRecordAction(number, part, index, seat, refusal)
+    game.apply(move, seat)
+
+
+def _compare_result(game: Game, raw: Any, rounds: int) -> None:
+    if not isinstance(raw, dict):
+        raise NotationError('"result" must be an object with "places" and "points"')
+    places = summary(game)["places"]
+    if "places" in raw and raw["places"] != places:
+        raise IllegalRecordAction(
+            rounds,
+            "result",
+            0,
+            None,
+            Refusal(
+                "result_places",
+                "R20",
+                f"the record's places {raw['places']} differ from the replay's {places}",
+                {},
+            ),
+        )
+    if "points" in raw and raw["points"] != game.points:
+        raise IllegalRecordAction(
+            rounds,
+            "result",
+            0,
+            None,
+            Refusal(
+                "result_points",
+                "R22",
+                f"the record's points {raw['points']} differ from the replay's {game.points}",
+                {},
+            ),
+        )
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The state after the last action, as ``cardverse check`` prints it (notation.md)."""
+    places = [list(p) for p in game.places]
+    trick: list[dict[str, Any]] = []
+    if game.phase is Phase.PLAY:
+        assert game.round is not None
+        places.append(list(game.round.finished))
+        trick = [from_move(m, s).to_json() for s, m in game.round.trick]
+    elif game.phase is Phase.EXCHANGE:
+        places.append([])
+    return {
+        "round": game.round_number,
+        "over": game.over,
+        "turn": game.turn,
+        "revolution": game.revolution if game.phase is Phase.PLAY else False,
+        "trick": trick,
+        "places": places,
+        "points": list(game.points),
+    }
+
+
+def record_to_json(game: Game, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Write a game (finished or in progress) as a game record."""
+    rounds: list[dict[str, Any]] = []
+    logs = list(game.past_rounds)
+    if len(logs) < game.round_number:
+        history = (
+            list(game.round.history)
+            if game.round is not None and game.phase in (Phase.PLAY,)
+            else []
+        )
+        logs.append((list(game.exchange_log), history))
+    for deal, (exchange, history) in zip(game.deals, logs, strict=True):
+        entry: dict[str, Any] = {"hands": [mask_names(h) for h in deal]}
+        if exchange:
+            entry["exchange"] = [
+                {"seat": giver, "action": "give", "cards": mask_names(cards)}
+                for giver, _, cards in exchange
+            ]
+        entry["actions"] = [from_move(m, s).to_json() for _, s, m in history]
+        rounds.append(entry)
+    out: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "rules": game.rules.changed_options(),
+        "players": players or [{"name": f"Seat {s}"} for s in range(game.rules.players)],
+        "rounds": rounds,
+    }
+    if game.over:
+        out["result"] = {"places": [list(p) for p in game.places], "points": list(game.points)}
+    return out
