@@ -1,11 +1,50 @@
-"""The ``hard`` bot (R30). Placeholder: plays like ``easy`` until the real one lands."""
+"""The ``hard`` bot (R30): determinized flat Monte Carlo over the moves of one seat's view.
+
+For each decision it
+
+1. plays at once when it has one legal action, or a sure way out (:func:`endgame.sure_win`);
+2. solves the round exactly when only two seats still hold cards (:func:`endgame.solve_duel`):
+   the other hand is then every unseen card;
+3. otherwise samples deals of the unseen cards consistent with its view
+   (:class:`knowledge.Knowledge`: hand sizes, cards played, its own exchange), and runs a flat
+   Monte Carlo search at the root: a UCB1 bandit over the candidate moves, each tried a minimum
+   number of times (on shared deals, so the first comparisons are like for like), every playout
+   finishing the round with the heuristic policy of :mod:`cardverse.bots.policy` for every seat.
+   A playout is worth the points of the place the bot reaches (R22). It plays the move with the
+   best mean.
+
+Its budget is a number of playouts per move (deterministic for a seed: tests, arena) and/or a
+time per move (default 1 s when no playout count is given). Give-backs in the exchange use the
+policy's choice. Candidate moves that differ only by suits are merged when straights are off
+(suits then never matter), and very long move lists are cut to the policy's best few.
+"""
 
 from __future__ import annotations
 
-from .easy import EasyBot
+import math
+import random
+import time
+
+from ..engine import GIVE, PASS, PlayerView
+from ..engine.cards import JOKER_MASK
+from ..engine.plays import CARDS_MASK, play_info
+from ..engine.rounds import Round
+from . import policy
+from .base import BotBase
+from .endgame import solve_duel, sure_win
+from .knowledge import Knowledge
+from .normal import view_context
+
+DEFAULT_TIME = 1.0
+MAX_CANDIDATES = 12
+MIN_VISITS = 8
+EXPLORATION = 0.5
+TIME_MARGIN = 0.92  # stop the search a little before the limit, to leave time to answer
 
 
-class HardBot(EasyBot):
+class HardBot(BotBase):
+    """Determinized Monte Carlo with heuristic playouts and exact endgames (R30)."""
+
     level = "hard"
 
     def __init__(
@@ -15,6 +54,216 @@ class HardBot(EasyBot):
         playouts: int | None = None,
         time_limit: float | None = None,
     ) -> None:
+        if playouts is not None and playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError("time_limit must be positive")
         self.seed = seed
         self.playouts = playouts
-        self.time_limit = time_limit
+        self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
+        self.rng = random.Random(seed)
+        self.last_playouts = 0  # how many playouts the last decision ran (for tests, tuning)
+        self.last_reason = ""  # why the last move was chosen: single, sure, duel, search, policy
+
+    # -- the decision ---------------------------------------------------------------------------
+
+    def decide(self, view: PlayerView) -> int:
+        start = time.perf_counter()
+        self.last_playouts = 0
+        last_move, opponent_min, last_count = view_context(view)
+        style = policy.Style.of(view.rules)
+        legal = view.legal_moves
+        fallback = policy.choose(
+            view.hand, legal, last_move, view.revolution, style, opponent_min, last_count
+        )
+        if legal[0] & GIVE:
+            self.last_reason = "policy"
+            return fallback
+        knowledge = Knowledge.of(view)
+        won = sure_win(view.rules, view.hand, legal, last_move, view.revolution, knowledge.unseen)
+        if won is not None:
+            self.last_reason = "sure"
+            return won
+        template = _round_of(view)
+        exact = knowledge.exact_hands()
+        if exact is not None:
+            duel = template.clone()
+            duel.hands = exact
+            solved = solve_duel(duel, view.seat)
+            if solved is not None and solved[1]:
+                self.last_reason = "duel"
+                return solved[0]
+        candidates = self._candidates(view, fallback, style)
+        if len(candidates) == 1:
+            self.last_reason = "policy"
+            return candidates[0]
+        self.last_reason = "search"
+        return self._search(view, knowledge, template, candidates, style, start)
+
+    def _candidates(self, view: PlayerView, fallback: int, style: policy.Style) -> list[int]:
+        """The root moves worth searching: suit-equivalent plays merged, long lists cut."""
+        seen: dict[tuple[int, ...], int] = {}
+        for move in view.legal_moves:
+            if move == PASS or style.straights:
+                key: tuple[int, ...] = (move,)
+            else:
+                info = play_info(move)
+                key = (info.rank, info.size, (move & JOKER_MASK).bit_count())
+            if key not in seen or move == fallback:
+                seen[key] = move
+        moves = list(seen.values())
+        if len(moves) <= MAX_CANDIDATES:
+            return moves
+        revolution = view.revolution
+        counts = policy.rank_counts(view.hand)
+
+        def prior(move: int) -> tuple[int, int, int, int]:
+            if move == fallback:
+                return (0, 0, 0, 0)
+            if move == PASS:
+                return (1, 0, 0, 0)
+            cards = move & CARDS_MASK
+            info = play_info(move)
+            whole = info.straight or info.all_jokers or counts[info.rank] == info.size
+            return (
+                2,
+                (cards & JOKER_MASK).bit_count() + (0 if whole else 1),
+                policy.rank_strength(info.bottom if info.straight else info.rank, revolution)
+                if not info.all_jokers
+                else 13,
+                -cards.bit_count(),
+            )
+
+        moves.sort(key=prior)
+        return moves[:MAX_CANDIDATES]
+
+    def _search(
+        self,
+        view: PlayerView,
+        knowledge: Knowledge,
+        template: Round,
+        candidates: list[int],
+        style: policy.Style,
+        start: float,
+    ) -> int:
+        rng = self.rng
+        me = view.seat
+        players = view.rules.players
+        scale = 1.0 / (players - 1)
+        arms = len(candidates)
+        visits = [0] * arms
+        totals = [0.0] * arms
+        budget = self.playouts
+        deadline = start + self.time_limit * TIME_MARGIN if self.time_limit is not None else None
+        clock = time.perf_counter
+        done = 0
+        warmup = MIN_VISITS
+        if budget is not None:
+            warmup = max(1, min(MIN_VISITS, budget // (2 * arms)))
+        # Warm-up: every candidate on the same sampled deals (common random numbers).
+        for _ in range(warmup):
+            hands = knowledge.sample(rng)
+            for arm in range(arms):
+                if (budget is not None and done >= budget) or (
+                    deadline is not None and clock() >= deadline
+                ):
+                    break
+                points = _playout(template, hands, candidates[arm], me, style)
+                visits[arm] += 1
+                totals[arm] += (points - 1) * scale
+                done += 1
+        # Then UCB1 over the candidates, a fresh deal for each playout.
+        while (budget is None or done < budget) and (deadline is None or clock() < deadline):
+            log_n = math.log(done + 1)
+            best_arm = 0
+            best_score = -1.0
+            for arm in range(arms):
+                n = visits[arm]
+                if n == 0:
+                    best_arm = arm
+                    break
+                score = totals[arm] / n + EXPLORATION * math.sqrt(log_n / n)
+                if score > best_score:
+                    best_arm, best_score = arm, score
+            hands = knowledge.sample(rng)
+            points = _playout(template, hands, candidates[best_arm], me, style)
+            visits[best_arm] += 1
+            totals[best_arm] += (points - 1) * scale
+            done += 1
+        self.last_playouts = done
+        best = 0
+        best_mean = -1.0
+        for arm in range(arms):
+            if visits[arm]:
+                mean = totals[arm] / visits[arm]
+                if mean > best_mean:
+                    best, best_mean = arm, mean
+        return candidates[best]
+
+
+def _round_of(view: PlayerView) -> Round:
+    """A :class:`Round` in the view's public state (hands are filled in per sampled deal)."""
+    round_ = Round(
+        view.rules,
+        [0] * view.rules.players,
+        view.seat,
+        revolution=view.revolution,
+        finished=list(view.finished),
+    )
+    last_move: int | None = None
+    last_seat = -1
+    for seat, move in view.trick:
+        if move != PASS:
+            last_move, last_seat = move, seat
+    round_.last_move = last_move
+    round_.last_seat = last_seat
+    passed = 0
+    for seat in view.passed:
+        passed |= 1 << seat
+    round_.passed = passed
+    round_.trick = list(view.trick)
+    round_.turn = view.seat
+    return round_
+
+
+def _playout(template: Round, hands: list[int], first: int, me: int, style: policy.Style) -> int:
+    """Play ``first`` for ``me``, then finish with the policy; the points ``me`` earns (R22)."""
+    round_ = template.clone()
+    round_.hands = list(hands)
+    round_.apply_unchecked(first)
+    players = round_.players
+    held = round_.hands
+    lead_play = policy.lead_play
+    follow_play = policy.follow_play
+    fast_lead = policy.fast_lead
+    fast_follow = policy.fast_follow
+    sets_only = not style.straights
+    while round_.turn >= 0 and held[me]:
+        seat = round_.turn
+        hand = held[seat]
+        last = round_.last_move
+        if last is None:
+            fewest = 99
+            for other in range(players):
+                if other != seat and held[other]:
+                    count = held[other].bit_count()
+                    if count < fewest:
+                        fewest = count
+            if sets_only and not hand & JOKER_MASK:
+                move = fast_lead(hand, round_.revolution, style, fewest)
+            else:
+                move = lead_play(hand, round_.legal_moves(), round_.revolution, style, fewest)
+        elif sets_only and not hand & JOKER_MASK:
+            move = fast_follow(
+                hand, last, round_.revolution, style, held[round_.last_seat].bit_count()
+            )
+        else:
+            legal = round_.legal_moves()
+            if len(legal) == 1:
+                move = legal[0]
+            else:
+                move = follow_play(
+                    hand, legal, round_.revolution, style, held[round_.last_seat].bit_count()
+                )
+        round_.apply_unchecked(move)
+    return players - round_.finished.index(me)

@@ -1,0 +1,169 @@
+"""Exact answers for the ``hard`` bot (R30): sure wins and two-player endgames.
+
+- :func:`sure_win` finds a play that empties the hand whatever the others hold: a sequence of
+  plays that no combination of unseen cards can beat (or that clear the trick, R14), ending with
+  one last play. Whoever holds the unseen cards, the seat then goes out before anyone else plays.
+- :func:`solve_duel` solves a round in which only two seats still hold cards. The hidden hand is
+  then known exactly (it is every unseen card), so a plain game-tree search with a memo decides
+  who goes out first; it gives up (returns None) past a node budget.
+"""
+
+from __future__ import annotations
+
+from ..engine.movegen import legal_plays
+from ..engine.options import Rules
+from ..engine.plays import CARDS_MASK, PASS, is_clearing, play_info, starts_revolution
+from ..engine.rounds import Round
+
+
+class _SureWin:
+    def __init__(self, rules: Rules, unseen: int, budget: int) -> None:
+        self.rules = rules
+        self.unseen = unseen
+        self.budget = budget
+        self.memo: dict[tuple[int, bool], int | None] = {}
+        self.safe: dict[tuple[int, bool], tuple[bool, bool]] = {}
+
+    def holds(self, move: int, revolution: bool) -> tuple[bool, bool]:
+        """(no one can cover ``move``, the order after it)."""
+        key = (move, revolution)
+        known = self.safe.get(key)
+        if known is not None:
+            return known
+        rules = self.rules
+        info = play_info(move)
+        after = revolution != (rules.revolution and starts_revolution(info))
+        if is_clearing(info, revolution, rules.eight_stop):
+            result = (True, after)
+        else:
+            covers = legal_plays(self.unseen, move, after, rules.equal_plays, rules.straights)
+            result = (not covers, after)
+        self.safe[key] = result
+        return result
+
+    def lead(self, hand: int, revolution: bool) -> int | None:
+        """A first play of a sure way out when leading with ``hand``, or None."""
+        key = (hand, revolution)
+        if key in self.memo:
+            return self.memo[key]
+        self.budget -= 1
+        if self.budget < 0:
+            return None
+        rules = self.rules
+        plays = legal_plays(hand, None, revolution, rules.equal_plays, rules.straights)
+        found: int | None = None
+        for move in plays:
+            if move & CARDS_MASK == hand:
+                found = move
+                break
+        if found is None:
+            for move in sorted(plays, key=lambda m: -(m & CARDS_MASK).bit_count()):
+                safe, after = self.holds(move, revolution)
+                if safe and self.lead(hand & ~move, after) is not None:
+                    found = move
+                    break
+                if self.budget < 0:
+                    break
+        self.memo[key] = found
+        return found
+
+
+def sure_win(
+    rules: Rules,
+    hand: int,
+    legal: tuple[int, ...] | list[int],
+    last_move: int | None,
+    revolution: bool,
+    unseen: int,
+    budget: int = 2000,
+) -> int | None:
+    """A legal move that empties ``hand`` before anyone else can play again, or None."""
+    for move in legal:
+        if move != PASS and move & CARDS_MASK == hand:
+            return move
+    search = _SureWin(rules, unseen, budget)
+    if last_move is None:
+        return search.lead(hand, revolution)
+    for move in legal:
+        if move == PASS:
+            continue
+        safe, after = search.holds(move, revolution)
+        if safe and search.lead(hand & ~move, after) is not None:
+            return move
+    return None
+
+
+class _Duel:
+    def __init__(self, me: int, budget: int) -> None:
+        self.me = me
+        self.budget = budget
+        self.memo: dict[tuple[int, ...], bool] = {}
+
+    def wins(self, round_: Round) -> bool:
+        """Whether ``me`` goes out first from here with best play by both."""
+        if round_.turn < 0:
+            return round_.finished.index(self.me) < len(round_.finished) - 1
+        hands = round_.hands
+        if not hands[self.me]:
+            return True
+        key = (
+            *hands,
+            -1 if round_.last_move is None else round_.last_move,
+            round_.last_seat,
+            round_.passed,
+            round_.turn,
+            round_.revolution,
+        )
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OutOfBudget
+        mine = round_.turn == self.me
+        moves = _ordered(round_)
+        result = not mine
+        for move in moves:
+            child = round_.clone()
+            child.apply_unchecked(move)
+            if self.wins(child) == mine:
+                result = mine
+                break
+        self.memo[key] = result
+        return result
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _ordered(round_: Round) -> list[int]:
+    """Moves most likely to decide first: going out, then big plays, the pass last."""
+    hand = round_.hands[round_.turn]
+    return sorted(
+        round_.legal_moves(),
+        key=lambda m: (
+            m == PASS,
+            (m & CARDS_MASK) != hand,
+            -(m & CARDS_MASK).bit_count(),
+            m,
+        ),
+    )
+
+
+def solve_duel(round_: Round, me: int, budget: int = 20000) -> tuple[int, bool] | None:
+    """(move, whether it wins) for ``me`` on turn with two seats left holding cards.
+
+    None when the search exceeds ``budget`` nodes. A losing position returns its first move.
+    """
+    duel = _Duel(me, budget)
+    moves = _ordered(round_)
+    try:
+        for move in moves:
+            child = round_.clone()
+            child.apply_unchecked(move)
+            if duel.wins(child):
+                return move, True
+    except _OutOfBudget:
+        return None
+    return moves[0], False

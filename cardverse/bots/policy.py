@@ -1,0 +1,426 @@
+"""The heuristic play policy (R29): the ``normal`` bot's mind and the ``hard`` bot's playouts.
+
+It works on bare values (a hand bit set, the legal moves, the play on top of the trick, the order
+in force), never on a view or a game, so the ``hard`` bot can run it for every seat of a sampled
+deal thousands of times per move. The rules of thumb:
+
+- **Control cards** take back the lead and are kept for that: sets of the clearing rank (2s, or
+  3s during a revolution, R14), sets of 8s with eight_stop, sets holding jokers, sets made only of
+  jokers, and fours while revolutions are played (a four reverses the order, R15).
+- **Groups** (all the natural cards of one rank) are not broken up when they need not be: a pair
+  is not split to cover a single, a triple not split to cover a pair.
+- **On lead** it plays the whole of its weakest group (or, with straights, a straight made of
+  single cards), goes out when it can, plays a clearing play first when only one group would be
+  left after it, starts a revolution when its hand is stronger reversed, and leads a set rather
+  than a single card when an opponent holds one card.
+- **Following**, it covers with the weakest group that fits exactly; it spends a control card only
+  when that leaves a hand it can finish with its other control cards, or when the player on top
+  of the trick is about to go out; otherwise it passes.
+- **Giving back** in the exchange, it gives its weakest single cards and keeps control cards.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine import GIVE, PASS
+from ..engine.cards import JOKER_MASK, NATURAL_MASK, NUM_RANKS, RANK_2, RANK_3, RANK_8, cards_of
+from ..engine.options import Rules
+from ..engine.plays import CARDS_MASK, play_info
+
+
+class Style(NamedTuple):
+    """The options that change the policy's judgement (a cut of :class:`Rules`)."""
+
+    revolution_rule: bool
+    eight_stop: bool
+    straights: bool
+    equal_plays: bool
+
+    @staticmethod
+    def of(rules: Rules) -> Style:
+        return Style(rules.revolution, rules.eight_stop, rules.straights, rules.equal_plays)
+
+
+def rank_counts(hand: int) -> list[int]:
+    """How many natural cards of each rank (index 0 = the 3) a hand holds."""
+    return [((hand >> (r << 2)) & 15).bit_count() for r in range(NUM_RANKS)]
+
+
+def rank_strength(rank: int, revolution: bool) -> int:
+    """0 for the weakest rank in the order in force, 12 for the strongest (R3)."""
+    return 12 - rank if revolution else rank
+
+
+def _is_control_rank(rank: int, revolution: bool, style: Style) -> bool:
+    return rank == (RANK_3 if revolution else RANK_2) or (style.eight_stop and rank == RANK_8)
+
+
+def weak_groups(counts: list[int], revolution: bool, style: Style) -> tuple[int, int]:
+    """(groups that cannot take the lead back, control groups) of a hand's natural cards."""
+    weak = 0
+    control = 0
+    for rank in range(NUM_RANKS):
+        count = counts[rank]
+        if not count:
+            continue
+        if _is_control_rank(rank, revolution, style) or (style.revolution_rule and count == 4):
+            control += 1
+        else:
+            weak += 1
+    return weak, control
+
+
+def revolution_gain(counts: list[int], revolution: bool, skip: int) -> int:
+    """How much stronger the other cards get (card by card) if the order reverses now."""
+    gain = 0
+    for rank in range(NUM_RANKS):
+        if rank != skip and counts[rank]:
+            gain += counts[rank] * (
+                rank_strength(rank, not revolution) - rank_strength(rank, revolution)
+            )
+    return gain
+
+
+def _play_strength(move: int, revolution: bool) -> int:
+    info = play_info(move)
+    if info.all_jokers:
+        return 13
+    if info.straight:
+        return 12 - info.bottom if revolution else info.rank
+    return 12 - info.rank if revolution else info.rank
+
+
+def _weakest_card_strength(move: int, revolution: bool) -> int:
+    """Strength of the weakest natural card of a play (a straight's weak end)."""
+    info = play_info(move)
+    if info.all_jokers:
+        return 13
+    if info.straight:
+        return 12 - info.rank if revolution else info.bottom
+    return 12 - info.rank if revolution else info.rank
+
+
+def is_control_play(move: int, revolution: bool, style: Style) -> bool:
+    """Whether a play spends a card kept to take back the lead (see the module's doc)."""
+    info = play_info(move)
+    if move & JOKER_MASK:
+        return True
+    if info.straight:
+        return style.eight_stop and info.has_eight
+    if info.size == 4 and style.revolution_rule:
+        return True
+    return _is_control_rank(info.rank, revolution, style)
+
+
+def _breaks(move: int, counts: list[int]) -> bool:
+    """Whether a play leaves part of a natural group behind (splits a pair, triple or four)."""
+    naturals = move & NATURAL_MASK
+    info = play_info(move)
+    if info.straight:
+        return any(counts[card >> 2] > 1 for card in cards_of(naturals))
+    if info.all_jokers:
+        return False
+    return counts[info.rank] > naturals.bit_count()
+
+
+def lead_play(
+    hand: int,
+    legal: list[int] | tuple[int, ...],
+    revolution: bool,
+    style: Style,
+    opponent_min: int,
+) -> int:
+    """The policy's lead (``legal`` holds no pass)."""
+    for move in legal:
+        if move & CARDS_MASK == hand:
+            return move  # the whole hand in one play: go out
+    counts = rank_counts(hand)
+    weak: list[int] = []
+    control: list[int] = []
+    for move in legal:
+        if move & JOKER_MASK:
+            control.append(move)
+            continue
+        info = play_info(move)
+        if info.straight:
+            if not _breaks(move, counts):
+                (control if is_control_play(move, revolution, style) else weak).append(move)
+            continue
+        if counts[info.rank] != info.size:
+            continue  # a part of a group: lead the whole group instead
+        (control if is_control_play(move, revolution, style) else weak).append(move)
+    # A revolution when the rest of the hand is stronger reversed (R15).
+    if style.revolution_rule:
+        for move in control:
+            info = play_info(move)
+            if (
+                not info.straight
+                and info.size == 4
+                and not move & JOKER_MASK
+                and revolution_gain(counts, revolution, info.rank) > 0
+            ):
+                return move
+    weak_count = len({_group_key(m) for m in weak})
+    if control and weak_count <= 1:
+        # Finish: clearing plays keep the lead, so they go first, then the last group.
+        clearing = [m for m in control if _keeps_lead(m, revolution, style)]
+        if clearing:
+            return min(clearing, key=lambda m: _play_strength(m, revolution))
+        if not weak:
+            return min(control, key=lambda m: _play_strength(m, revolution))
+    if not weak:
+        clearing = [m for m in control if _keeps_lead(m, revolution, style)]
+        pool = clearing or control or list(legal)
+        return min(
+            pool, key=lambda m: (_play_strength(m, revolution), -(m & CARDS_MASK).bit_count())
+        )
+    if opponent_min == 1:
+        sets = [m for m in weak if (m & CARDS_MASK).bit_count() > 1]
+        if sets:
+            return min(sets, key=lambda m: _weakest_card_strength(m, revolution))
+        return max(weak, key=lambda m: _play_strength(m, revolution))
+    return min(
+        weak,
+        key=lambda m: (_weakest_card_strength(m, revolution), -(m & CARDS_MASK).bit_count(), m),
+    )
+
+
+def _group_key(move: int) -> int:
+    info = play_info(move)
+    return -1 - info.bottom if info.straight else info.rank
+
+
+def _keeps_lead(move: int, revolution: bool, style: Style) -> bool:
+    """A clearing play (R14): it ends the trick and its player leads again."""
+    info = play_info(move)
+    if info.all_jokers:
+        return False
+    if style.eight_stop and info.has_eight:
+        return True
+    return not info.straight and info.rank == (RANK_3 if revolution else RANK_2)
+
+
+def follow_play(
+    hand: int,
+    legal: list[int] | tuple[int, ...],
+    revolution: bool,
+    style: Style,
+    last_count: int,
+) -> int:
+    """The policy's answer to a trick in progress (``legal`` ends with the pass).
+
+    ``last_count`` is how many cards the player on top of the trick still holds.
+    """
+    best = -1
+    best_key = 99
+    controls: list[int] = []
+    breaking: list[int] = []
+    counts: list[int] | None = None
+    for move in legal:
+        if move == PASS:
+            continue
+        cards = move & CARDS_MASK
+        if cards == hand:
+            return move  # go out
+        if counts is None:
+            counts = rank_counts(hand)
+        if is_control_play(move, revolution, style):
+            controls.append(move)
+            continue
+        if _breaks(move, counts):
+            breaking.append(move)
+            continue
+        key = _play_strength(move, revolution)
+        if key < best_key or (key == best_key and move < best):
+            best, best_key = move, key
+    if best >= 0:
+        return best
+    if breaking:
+        # No play keeps every group whole: split the weakest group that can cover.
+        return min(breaking, key=lambda m: (_play_strength(m, revolution), m))
+    if not controls:
+        return PASS
+    assert counts is not None
+    _, control_groups = weak_groups(counts, revolution, style)
+    jokers = (hand & JOKER_MASK).bit_count()
+    cheapest = min(
+        controls,
+        key=lambda m: (
+            not _keeps_lead(m, revolution, style),
+            (m & JOKER_MASK).bit_count(),
+            _play_strength(m, revolution),
+        ),
+    )
+    rest = hand & ~cheapest
+    weak_after, control_after = weak_groups(rank_counts(rest), revolution, style)
+    control_after += (rest & JOKER_MASK).bit_count()
+    if weak_after <= control_after + 1 or (last_count <= 2 and control_groups + jokers >= 2):
+        return cheapest
+    return PASS
+
+
+def give_back(hand: int, legal: list[int] | tuple[int, ...]) -> int:
+    """The exchange give-back (R25): the weakest single cards, keeping 2s and jokers."""
+    count = (legal[0] & CARDS_MASK).bit_count()
+    counts = rank_counts(hand)
+
+    def key(card: int) -> tuple[int, int, int]:
+        if card >= 52:
+            return (2, 13, card)
+        rank = card >> 2
+        return (1 if rank == RANK_2 else 0, rank + (4 if counts[rank] > 1 else 0), card)
+
+    chosen = sorted(cards_of(hand), key=key)[:count]
+    move = GIVE
+    for card in chosen:
+        move |= 1 << card
+    return move if move in legal else legal[0]
+
+
+def choose(
+    hand: int,
+    legal: list[int] | tuple[int, ...],
+    last_move: int | None,
+    revolution: bool,
+    style: Style,
+    opponent_min: int,
+    last_count: int,
+) -> int:
+    """The policy's action for any decision (lead, follow or give-back)."""
+    if legal[0] & GIVE:
+        return give_back(hand, legal)
+    if last_move is None:
+        return lead_play(hand, legal, revolution, style, opponent_min)
+    return follow_play(hand, legal, revolution, style, last_count)
+
+
+# -- the fast path: sets only, no jokers in hand -------------------------------------------------
+#
+# With straights off and no joker in the hand, suits never matter and every play is a natural
+# set, so the same decisions can be made from the rank counts without listing the legal moves.
+# These functions give exactly the moves of :func:`lead_play` and :func:`follow_play` (tests
+# check it on random positions); the hard bot's playouts use them when they apply.
+
+
+def fast_applies(hand: int, style: Style) -> bool:
+    """Whether the fast path may decide for this hand under these options."""
+    return not style.straights and not hand & JOKER_MASK
+
+
+def _take(nibble: int, size: int) -> int:
+    """The ``size`` lowest suits of a 4-bit suit pattern."""
+    out = 0
+    while size:
+        low = nibble & -nibble
+        out |= low
+        nibble ^= low
+        size -= 1
+    return out
+
+
+def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> int:
+    """:func:`lead_play` for a joker-free hand with straights off."""
+    clear_rank = RANK_3 if revolution else RANK_2
+    eight = style.eight_stop
+    four_control = style.revolution_rule
+    weak: list[tuple[int, int]] = []  # (strength, move), weakest first after sorting
+    control: list[tuple[int, int, int]] = []  # (rank, strength, size)
+    groups = 0
+    for rank in range(NUM_RANKS):
+        nibble = (hand >> (rank << 2)) & 15
+        if not nibble:
+            continue
+        groups += 1
+        size = nibble.bit_count()
+        strength = 12 - rank if revolution else rank
+        if rank == clear_rank or (eight and rank == RANK_8) or (four_control and size == 4):
+            control.append((rank, strength, size))
+        else:
+            weak.append((strength, nibble << (rank << 2)))
+    if groups == 1:
+        return hand  # one group: go out
+    if four_control:
+        for rank, _, size in control:
+            if size == 4:
+                counts = rank_counts(hand)
+                if revolution_gain(counts, revolution, rank) > 0:
+                    return hand & (15 << (rank << 2))
+    if control and len(weak) <= 1:
+        clearing = [c for c in control if c[0] == clear_rank or (eight and c[0] == RANK_8)]
+        if clearing:
+            rank = min(clearing, key=lambda c: c[1])[0]
+            return hand & (15 << (rank << 2))
+        if not weak:
+            rank = min(control, key=lambda c: c[1])[0]
+            return hand & (15 << (rank << 2))
+    if not weak:
+        clearing = [c for c in control if c[0] == clear_rank or (eight and c[0] == RANK_8)]
+        pool = clearing or control
+        rank = min(pool, key=lambda c: (c[1], -c[2]))[0]
+        return hand & (15 << (rank << 2))
+    if opponent_min == 1:
+        sets = [w for w in weak if w[1].bit_count() > 1]
+        if sets:
+            return min(sets)[1]
+        return max(weak)[1]
+    return min(weak)[1]
+
+
+def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_count: int) -> int:
+    """:func:`follow_play` for a joker-free hand with straights off (the trick is a set)."""
+    info = play_info(last_move)
+    if info.all_jokers:
+        return PASS
+    size = info.size
+    old = info.rank
+    if revolution:
+        ranks = range(old if style.equal_plays else old - 1, -1, -1)
+    else:
+        ranks = range(old if style.equal_plays else old + 1, NUM_RANKS)
+    clear_rank = RANK_3 if revolution else RANK_2
+    eight = style.eight_stop
+    four_control = style.revolution_rule and size == 4
+    breaking = -1
+    controls: list[int] = []
+    for rank in ranks:
+        shift = rank << 2
+        nibble = (hand >> shift) & 15
+        count = nibble.bit_count()
+        if count < size:
+            continue
+        if count == size and nibble << shift == hand:
+            return hand  # go out
+        if rank == clear_rank or (eight and rank == RANK_8) or four_control:
+            controls.append(rank)
+        elif count > size:
+            if breaking < 0:
+                breaking = rank
+        else:
+            return nibble << shift
+    if breaking >= 0:
+        return _take((hand >> (breaking << 2)) & 15, size) << (breaking << 2)
+    if not controls:
+        return PASS
+    weak = 0
+    control_groups = 0
+    rev_rule = style.revolution_rule
+    for rank in range(NUM_RANKS):
+        count = ((hand >> (rank << 2)) & 15).bit_count()
+        if count:
+            if rank == clear_rank or (eight and rank == RANK_8) or (rev_rule and count == 4):
+                control_groups += 1
+            else:
+                weak += 1
+
+    def cheapest_key(rank: int) -> tuple[bool, int]:
+        keeps = rank == clear_rank or (eight and rank == RANK_8)
+        return (not keeps, 12 - rank if revolution else rank)
+
+    rank = min(controls, key=cheapest_key)
+    nibble = (hand >> (rank << 2)) & 15
+    # Spending part of a control group leaves it a control group; all of it, one fewer.
+    control_after = control_groups - (1 if nibble.bit_count() == size else 0)
+    if weak <= control_after + 1 or (last_count <= 2 and control_groups >= 2):
+        return _take(nibble, size) << (rank << 2)
+    return PASS
