@@ -1,0 +1,395 @@
+"""The arena: play many games between computer players and measure their strength fairly.
+
+``cardverse arena`` (registered with :func:`cardverse.cli.register_command`) plays a line-up of
+bot levels under any rules. Every deal is played once per rotation of the line-up (duplicate
+deals), so each kind of player holds each seat's cards: luck of the deal cancels out. It reports,
+per kind of player, the mean points per game with a 95% confidence interval (computed over deals,
+each deal's mean over its rotations being one sample), first- and last-place rates, and the
+median and 95th percentile of its decision time (decisions with more than one legal action).
+
+This module owns running games between bots (:func:`play_game`, :func:`run_arena`), the summary
+statistics and the sub-command; the bots themselves live in :mod:`cardverse.bots`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .bots import BOT_LEVELS, make_bot
+from .cli import register_command
+from .engine import Game, OptionsError, Phase, Rules, player_view, rules_from_dict
+from .notation import record_to_json
+
+EXIT_OK = 0
+EXIT_MALFORMED = 2
+
+
+@dataclass
+class GameResult:
+    """One game of the arena: who sat where, their points, their decision times."""
+
+    deal: int
+    rotation: int
+    lineup: list[str]  # the kind of player in each seat
+    points: list[int]
+    decision_ms: dict[str, list[float]] = field(default_factory=dict)
+    record: dict[str, Any] | None = None
+
+
+def _seed_for(seed: int, *parts: int) -> int:
+    """A reproducible seed for one deal or one bot (independent of how the work is split)."""
+    value = seed & 0xFFFFFFFF
+    for part in parts:
+        value = (value * 1_000_003 + part + 0x9E3779B9) & 0xFFFFFFFFFFFF
+    return value
+
+
+def play_game(
+    rules: Rules,
+    lineup: list[str],
+    *,
+    deal_seed: int,
+    bot_seed: int,
+    playouts: int | None = None,
+    time_limit: float | None = None,
+    keep_record: bool = False,
+) -> tuple[list[int], dict[str, list[float]], dict[str, Any] | None]:
+    """Play one game of bots; (points per seat, decision times in ms by kind, record)."""
+    game = Game(rules, seed=deal_seed)
+    bots = [
+        make_bot(
+            kind,
+            seed=_seed_for(bot_seed, seat),
+            playouts=playouts,
+            time_limit=time_limit,
+        )
+        for seat, kind in enumerate(lineup)
+    ]
+    times: dict[str, list[float]] = {kind: [] for kind in lineup}
+    clock = time.perf_counter
+    while not game.over:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = player_view(game, seat)
+        started = clock()
+        move = bots[seat].choose(view)
+        elapsed = clock() - started
+        if len(view.legal_moves) > 1:
+            times[lineup[seat]].append(elapsed * 1000.0)
+        game.apply(move, seat)
+    record = None
+    if keep_record:
+        players = [{"name": f"{kind} {seat}", "ai": kind} for seat, kind in enumerate(lineup)]
+        record = record_to_json(game, players)
+    return list(game.points), times, record
+
+
+@dataclass(frozen=True)
+class _DealTask:
+    rules: dict[str, Any]
+    lineup: tuple[str, ...]
+    deal: int
+    seed: int
+    playouts: int | None
+    time_limit: float | None
+    keep_records: bool
+
+
+def _play_deal(task: _DealTask) -> list[GameResult]:
+    """Every rotation of the line-up on one deal."""
+    rules = rules_from_dict(task.rules)
+    players = len(task.lineup)
+    deal_seed = _seed_for(task.seed, task.deal)
+    results = []
+    for rotation in range(players):
+        lineup = [task.lineup[(seat + rotation) % players] for seat in range(players)]
+        points, times, record = play_game(
+            rules,
+            lineup,
+            deal_seed=deal_seed,
+            bot_seed=_seed_for(task.seed, task.deal, rotation + 1),
+            playouts=task.playouts,
+            time_limit=task.time_limit,
+            keep_record=task.keep_records,
+        )
+        results.append(GameResult(task.deal, rotation, lineup, points, times, record))
+    return results
+
+
+def run_arena(
+    rules: Rules,
+    lineup: list[str],
+    deals: int,
+    *,
+    seed: int = 0,
+    playouts: int | None = None,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    keep_records: bool = False,
+    on_deal: Callable[[list[GameResult]], None] | None = None,
+) -> list[GameResult]:
+    """Play ``deals`` deals, each once per rotation of ``lineup``; results in deal order."""
+    tasks = [
+        _DealTask(rules.to_dict(), tuple(lineup), deal, seed, playouts, time_limit, keep_records)
+        for deal in range(deals)
+    ]
+    results: list[GameResult] = []
+    outcomes: Iterator[list[GameResult]]
+    if jobs <= 1 or deals <= 1:
+        outcomes = map(_play_deal, tasks)
+        for outcome in outcomes:
+            results.extend(outcome)
+            if on_deal is not None:
+                on_deal(outcome)
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for outcome in pool.map(_play_deal, tasks, chunksize=1):
+            results.extend(outcome)
+            if on_deal is not None:
+                on_deal(outcome)
+    return results
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile by linear interpolation (0.0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * fraction
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def summarise(results: list[GameResult], deals: int) -> dict[str, Any]:
+    """The arena's JSON report (see the issue and docs/bots.md)."""
+    kinds: list[str] = []
+    for result in results:
+        for kind in result.lineup:
+            if kind not in kinds:
+                kinds.append(kind)
+    per_deal: dict[str, dict[int, list[int]]] = {kind: {} for kind in kinds}
+    firsts: dict[str, int] = dict.fromkeys(kinds, 0)
+    lasts: dict[str, int] = dict.fromkeys(kinds, 0)
+    seats: dict[str, int] = dict.fromkeys(kinds, 0)
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for result in results:
+        top = max(result.points)
+        bottom = min(result.points)
+        for seat, kind in enumerate(result.lineup):
+            points = result.points[seat]
+            per_deal[kind].setdefault(result.deal, []).append(points)
+            seats[kind] += 1
+            firsts[kind] += points == top
+            lasts[kind] += points == bottom
+        for kind, spent in result.decision_ms.items():
+            times[kind].extend(spent)
+    by_kind: dict[str, Any] = {}
+    for kind in kinds:
+        samples = [sum(p) / len(p) for p in per_deal[kind].values()]
+        mean = statistics.fmean(samples) if samples else 0.0
+        half = 1.96 * statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0
+        by_kind[kind] = {
+            "mean_points": round(mean, 4),
+            "ci95": [round(mean - half, 4), round(mean + half, 4)],
+            "first_rate": round(firsts[kind] / seats[kind], 4) if seats[kind] else 0.0,
+            "last_rate": round(lasts[kind] / seats[kind], 4) if seats[kind] else 0.0,
+            "decision_ms": {
+                "p50": round(_percentile(times[kind], 0.5), 2),
+                "p95": round(_percentile(times[kind], 0.95), 2),
+            },
+        }
+    return {"by_kind": by_kind, "deals": deals, "games": len(results)}
+
+
+class _Progress:
+    """A one-line progress bar on a terminal stream (nothing when the stream is not a tty)."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream
+        self.enabled = enabled
+        self.started = time.monotonic()
+
+    def step(self, _: object = None) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * self.done // max(self.total, 1)
+        elapsed = time.monotonic() - self.started
+        left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        self.stream.write(
+            f"\rarena [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} deals"
+            f"  {elapsed:5.0f}s elapsed, ~{left:4.0f}s left"
+        )
+        if self.done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _parse_lineup(text: str) -> list[str]:
+    kinds = [part.strip().lower() for part in text.split(",") if part.strip()]
+    for kind in kinds:
+        if kind not in BOT_LEVELS:
+            raise ValueError(f"unknown player {kind!r} in --lineup: use {', '.join(BOT_LEVELS)}")
+    return kinds
+
+
+def _rules_of(args: argparse.Namespace, players: int) -> Rules:
+    data: dict[str, Any] = {"preset": args.preset}
+    if args.rules:
+        given = json.loads(args.rules)
+        if not isinstance(given, dict):
+            raise OptionsError("rules_not_object", "--rules must be a JSON object")
+        data.update(given)
+    if "players" in data and data["players"] != players:
+        raise ValueError(
+            f"the rules say {data['players']} players but the line-up has {players} players"
+        )
+    data["players"] = players
+    return rules_from_dict(data)
+
+
+def cmd_arena(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    try:
+        lineup = _parse_lineup(args.lineup)
+        if not lineup:
+            raise ValueError("--lineup names no player")
+        rules = _rules_of(args, len(lineup))
+        if args.deals < 1:
+            raise ValueError("--deals must be at least 1")
+        if args.jobs < 1:
+            raise ValueError("--jobs must be at least 1")
+        if args.playouts is not None and args.playouts < 1:
+            raise ValueError("--playouts must be at least 1")
+        if args.time_limit is not None and args.time_limit <= 0:
+            raise ValueError("--time-limit must be positive")
+    except json.JSONDecodeError as error:
+        print(f"cardverse arena: --rules is not valid JSON: {error.msg}", file=err)
+        return EXIT_MALFORMED
+    except (OptionsError, ValueError) as error:
+        print(f"cardverse arena: {error}", file=err)
+        return EXIT_MALFORMED
+    show = args.progress if args.progress is not None else err.isatty()
+    progress = _Progress(args.deals, err, show)
+    records = None
+    if args.records:
+        try:
+            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as error:
+            print(f"cardverse arena: cannot write {args.records}: {error.strerror}", file=err)
+            return EXIT_MALFORMED
+
+    def on_deal(outcome: list[GameResult]) -> None:
+        if records is not None:
+            for game in outcome:
+                records.write(json.dumps(game.record) + "\n")
+        progress.step()
+
+    started = time.monotonic()
+    try:
+        results = run_arena(
+            rules,
+            lineup,
+            args.deals,
+            seed=args.seed,
+            playouts=args.playouts,
+            time_limit=args.time_limit,
+            jobs=args.jobs,
+            keep_records=records is not None,
+            on_deal=on_deal,
+        )
+    finally:
+        if records is not None:
+            records.close()
+    report = summarise(results, args.deals)
+    if args.json:
+        out.write(json.dumps(report) + "\n")
+        return EXIT_OK
+    _print_table(report, rules, lineup, time.monotonic() - started, out)
+    return EXIT_OK
+
+
+def _print_table(
+    report: dict[str, Any], rules: Rules, lineup: list[str], seconds: float, out: TextIO
+) -> None:
+    options = ", ".join(f"{k}={v}" for k, v in rules.changed_options().items())
+    out.write(
+        f"{report['deals']} deals x {len(lineup)} rotations = {report['games']} games "
+        f"({options}) in {seconds:.0f}s\n"
+    )
+    out.write(
+        f"{'player':8} {'points':>7} {'95% interval':>16} {'first':>6} {'last':>6} "
+        f"{'ms p50':>8} {'ms p95':>8}\n"
+    )
+    for kind, row in report["by_kind"].items():
+        low, high = row["ci95"]
+        out.write(
+            f"{kind:8} {row['mean_points']:7.3f} {f'[{low:.3f}, {high:.3f}]':>16} "
+            f"{row['first_rate']:6.3f} {row['last_rate']:6.3f} "
+            f"{row['decision_ms']['p50']:8.2f} {row['decision_ms']['p95']:8.2f}\n"
+        )
+
+
+def add_arena_parser(subparsers: Any) -> None:
+    """Add ``arena`` to the command line's sub-commands."""
+    parser = subparsers.add_parser(
+        "arena",
+        help="play many games between computer players and report their strength",
+        description=(
+            "Play --deals deals between a line-up of computer players, each deal once per "
+            "rotation of the line-up (duplicate deals), and report mean points with a 95% "
+            "confidence interval, first- and last-place rates and decision times per kind."
+        ),
+    )
+    parser.add_argument("--preset", default="cardverse", help="rules preset (default cardverse)")
+    parser.add_argument(
+        "--rules", metavar="JSON", help='rules object, e.g. \'{"preset": "standard", "jokers": 2}\''
+    )
+    parser.add_argument(
+        "--lineup",
+        default="hard,normal,normal,normal",
+        help="comma-separated levels, one per seat (default hard,normal,normal,normal)",
+    )
+    parser.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and bots")
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=None,
+        help="the hard bot's playouts per move (deterministic); default: 1 s per move",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help="the hard bot's seconds per move (default 1 when --playouts is not given)",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--records", metavar="FILE", help="write every game's record (JSON lines, notation.md)"
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on standard error (default: when it is a terminal)",
+    )
+    parser.set_defaults(handler=cmd_arena)
+
+
+register_command(add_arena_parser)
