@@ -361,7 +361,8 @@ def replay_record(data: Any) -> Replay:
         except DealError as error:
             raise NotationError(f"round {number} hands: {error}") from None
         except IllegalAction as illegal:
-            index = next(i for i, a in enumerate(exchange) if a.seat in gifts)
+            bad = illegal.refusal.params.get("seat")
+            index = next(i for i, a in enumerate(exchange) if a.seat in gifts and a.seat == bad)
             raise IllegalRecordAction(
                 number, "exchange", index, exchange[index].seat, illegal.refusal
             ) from None
