@@ -1,0 +1,194 @@
+"""The server-rendered pages: home, join, rules pages, rules sheets and card images."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
+from ..engine.options import OPTION_NAMES, PRESETS, OptionsError
+from .cards import card_svg
+from .i18n import LANG_COOKIE, LANG_PARAM, LANGUAGES, N_, negotiate, supported, translator
+from .messages import OPTION_LABELS, PRESET_NAMES, option_value, refusal_text
+from .rulesheet import rules_from_query, rules_sheet_context
+from .site import STATIC_DIR, VARIANTS, environment
+
+# Where a table lives; the join form sends people there. Keep in step with the server.
+TABLE_PATH = "/t/{table_id}"
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,64}$")
+COOKIE_AGE = 365 * 24 * 3600
+
+
+def request_language(request: Request) -> str:
+    return negotiate(
+        request.query_params.get(LANG_PARAM),
+        request.cookies.get(LANG_COOKIE),
+        request.headers.get("accept-language"),
+    )
+
+
+def _language_links(request: Request) -> list[dict[str, str]]:
+    links = []
+    for code, name in LANGUAGES.items():
+        url = request.url.include_query_params(**{LANG_PARAM: code})
+        links.append({"code": code, "name": name, "href": f"{url.path}?{url.query}"})
+    return links
+
+
+def render(
+    request: Request, template: str, context: dict[str, Any] | None = None, status: int = 200
+) -> HTMLResponse:
+    """A page in the person's language; a ?lang= choice is kept in a cookie."""
+    lang = request_language(request)
+    env = environment(lang)
+    page = env.get_template(template).render(
+        request=request,
+        path=request.url.path,
+        language_links=_language_links(request),
+        **(context or {}),
+    )
+    response = HTMLResponse(page, status_code=status)
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    chosen = supported(request.query_params.get(LANG_PARAM))
+    if chosen and chosen != request.cookies.get(LANG_COOKIE):
+        response.set_cookie(LANG_COOKIE, chosen, max_age=COOKIE_AGE, samesite="lax")
+    return response
+
+
+async def home(request: Request) -> Response:
+    return render(request, "home.html", {"presets": PRESET_NAMES})
+
+
+def table_id_from(text: str) -> str | None:
+    """The table id in a share link or a typed code, or None."""
+    text = text.strip()
+    if "/" in text:
+        path = urlsplit(text if "://" in text else "http://x/" + text.lstrip("/")).path
+        text = path.rstrip("/").rsplit("/", 1)[-1]
+    return text if TABLE_ID.match(text) else None
+
+
+async def join(request: Request) -> Response:
+    table_id = table_id_from(request.query_params.get("code", ""))
+    if table_id is None:
+        return render(
+            request,
+            "home.html",
+            {
+                "presets": PRESET_NAMES,
+                "join_error": True,
+                "code": request.query_params.get("code", ""),
+            },
+            status=400,
+        )
+    return RedirectResponse(TABLE_PATH.format(table_id=table_id), status_code=303)
+
+
+async def rules_standard(request: Request) -> Response:
+    return render(request, "rules/standard.html", {"slug": "standard"})
+
+
+PLAYER_RANGE = N_("%(low)s to %(high)s")
+
+
+def preset_rows(lang: str) -> list[dict[str, Any]]:
+    """The options where the cardverse preset differs from the standard one, or is locked."""
+    t = translator(lang)
+    standard, ours = PRESETS["standard"], PRESETS["cardverse"]
+    rows: list[dict[str, Any]] = [
+        {
+            "label": OPTION_LABELS["players"],
+            "standard": t.gettext(
+                PLAYER_RANGE, low=standard.min_players, high=standard.max_players
+            ),
+            "cardverse": t.gettext(PLAYER_RANGE, low=ours.min_players, high=ours.max_players),
+            "locked": False,
+        }
+    ]
+    for name in OPTION_NAMES:
+        if name == "players":
+            continue
+        before, after = standard.defaults[name], ours.defaults[name]
+        if before != after or name in ours.locked:
+            rows.append(
+                {
+                    "label": OPTION_LABELS[name],
+                    "standard": option_value(name, before, t),
+                    "cardverse": option_value(name, after, t),
+                    "locked": name in ours.locked,
+                }
+            )
+    return rows
+
+
+async def rules_variant(request: Request) -> Response:
+    slug = request.path_params["variant"]
+    if slug not in VARIANTS:
+        return render(request, "not_found.html", {"slug": None}, status=404)
+    context: dict[str, Any] = {"slug": slug}
+    if slug == "cardverse":
+        context["preset_rows"] = preset_rows(request_language(request))
+    return render(request, VARIANTS[slug], context)
+
+
+async def rules_sheet(request: Request) -> Response:
+    try:
+        rules = rules_from_query(request.query_params)
+    except OptionsError as error:
+        return render(
+            request,
+            "rules/sheet.html",
+            {"error": {"code": error.code, "params": error.params}, "sheet": None},
+            status=400,
+        )
+    return render(request, "rules/sheet.html", {"sheet": rules_sheet_context(rules), "error": None})
+
+
+async def error_text(request: Request) -> Response:
+    """An error code of the engine or the server, with its params, in the person's language."""
+    code = request.query_params.get("code", "")
+    try:
+        params = json.loads(request.query_params.get("params") or "{}")
+    except ValueError:
+        params = {}
+    if not isinstance(params, dict):
+        params = {}
+    text = refusal_text(code, params, translator(request_language(request)))
+    return JSONResponse({"code": code, "text": text})
+
+
+CARD_CODES = {rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES} | set(JOKER_NAMES.values())
+
+
+async def card_image(request: Request) -> Response:
+    code = request.path_params["code"].upper()
+    if code not in CARD_CODES:
+        return Response("not found", status_code=404, media_type="text/plain")
+    svg = card_svg(code, translator(request_language(request)))
+    return Response(
+        svg,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=3600", "Vary": "Accept-Language, Cookie"},
+    )
+
+
+def web_routes() -> list[BaseRoute]:
+    """Every page of the web client, plus its static files under /static."""
+    return [
+        Route("/", home, name="web_home"),
+        Route("/join", join, name="web_join"),
+        Route("/rules", rules_standard, name="web_rules"),
+        Route("/rules/sheet", rules_sheet, name="web_rules_sheet"),
+        Route("/rules/{variant}", rules_variant, name="web_rules_variant"),
+        Route("/cards/{code}.svg", card_image, name="web_card"),
+        Route("/i18n/error", error_text, name="web_error_text"),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="web_static"),
+    ]

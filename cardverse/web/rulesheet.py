@@ -1,0 +1,385 @@
+"""The rules sheet of a table: its exact options turned into a short rule book.
+
+:func:`rules_sheet_context` gives the template ``_rules_sheet.html`` everything it shows, as
+msgids (marked for the catalogs) with their parameters; the template translates them. The
+table page reuses the same function and template.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..engine.options import FIRST_SEAT, OPTION_NAMES, PRESETS, Rules
+from ..engine.scoring import title_for_place
+from .i18n import N_, NP_
+from .messages import BOT_LEVEL_TEXTS, BOT_LEVELS, OPTION_LABELS, PRESET_NAMES, TITLES
+
+ORDER = ["3C", "4D", "5H", "6S", "7C", "8D", "9H", "10S", "JC", "QD", "KH", "AS", "2C"]
+
+
+@dataclass
+class Line:
+    """One sentence of the sheet: a msgid (or a plural pair with its count) and parameters."""
+
+    msg: str | tuple[str, str]
+    params: dict[str, Any] = field(default_factory=dict)
+    count: int | None = None
+    cards: list[str] = field(default_factory=list)
+    # parameters that are msgids themselves (a list is translated item by item and joined)
+    words: dict[str, str | list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Section:
+    key: str
+    heading: str
+    lines: list[Line]
+
+
+def _line(msg: str, **params: Any) -> Line:
+    return Line(msg, params)
+
+
+def _plural(pair: tuple[str, str], count: int, **params: Any) -> Line:
+    return Line(pair, params, count)
+
+
+def rules_sheet_context(rules: Rules) -> dict[str, Any]:
+    """What the rules sheet of a table with these rules shows (see ``_rules_sheet.html``)."""
+    preset = PRESETS[rules.preset]
+    players = rules.players
+    deck = rules.deck_size
+    low, high = deck // players, -(-deck // players)
+
+    options = [
+        {
+            "name": name,
+            "label": OPTION_LABELS[name],
+            "value": getattr(rules, name),
+            "locked": name in preset.locked,
+        }
+        for name in OPTION_NAMES
+    ]
+
+    setup = [
+        _plural(NP_("This table has %(num)s player.", "This table has %(num)s players."), players),
+        _line(N_("The deck has 52 cards."))
+        if rules.jokers == 0
+        else _plural(
+            NP_(
+                "The deck has 52 cards and %(num)s joker.",
+                "The deck has 52 cards and %(num)s jokers.",
+            ),
+            rules.jokers,
+        ),
+        _plural(
+            NP_(
+                "The cards are shuffled and dealt one at a time: everyone gets %(num)s card.",
+                "The cards are shuffled and dealt one at a time: everyone gets %(num)s cards.",
+            ),
+            low,
+        )
+        if low == high
+        else _plural(
+            NP_(
+                "The cards are shuffled and dealt one at a time: everyone gets %(low)s or "
+                "%(num)s card.",
+                "The cards are shuffled and dealt one at a time: everyone gets %(low)s or "
+                "%(num)s cards.",
+            ),
+            high,
+            low=low,
+        ),
+        Line(
+            N_("Suits do not matter. From the lowest to the highest, the ranks are:"),
+            cards=ORDER,
+        ),
+    ]
+
+    turn = [
+        _line(N_("The player on lead puts down any set: 1 to 4 cards of one rank."))
+        if not rules.straights
+        else _line(
+            N_(
+                "The player on lead puts down any set (1 to 4 cards of one rank) or any straight "
+                "(3 or more cards of one suit in a row)."
+            )
+        ),
+        _line(
+            N_(
+                "Then, seat after seat, each player either plays something that beats the last "
+                "play, or passes."
+            )
+        ),
+        _line(N_("Whoever passes takes no further part in this trick.")),
+        _line(
+            N_(
+                "When everyone else has passed, the last player to play wins the trick, clears "
+                "the pile and leads the next trick."
+            )
+        ),
+    ]
+
+    may = [
+        _line(N_("On lead you must play: you may not pass. Otherwise you may always pass.")),
+        _line(N_("A set is followed only by a set of the same size.")),
+        _line(N_("A set beats a set of a higher rank or of the same rank."))
+        if rules.equal_plays
+        else _line(N_("A set beats only a set of a lower rank: the same rank is not enough.")),
+    ]
+    if rules.straights:
+        may.append(_line(N_("A straight is followed only by a straight of the same length.")))
+        may.append(
+            _line(N_("A straight beats a straight whose top card is lower or the same."))
+            if rules.equal_plays
+            else _line(N_("A straight beats only a straight whose top card is lower."))
+        )
+        may.append(
+            _line(
+                N_(
+                    "Ranks in a straight go from 3 up to 2 without wrapping: K-A-2 is the highest "
+                    "straight of three, and A-2-3 is no straight."
+                )
+            )
+        )
+    if rules.jokers:
+        may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
+        may.append(
+            _line(
+                N_(
+                    "A set made only of jokers beats every other set of its size. Only jokers of "
+                    "the same number can cover it."
+                )
+            )
+            if rules.equal_plays
+            else _line(
+                N_(
+                    "A set made only of jokers beats every other set of its size, and nothing can "
+                    "cover it."
+                )
+            )
+        )
+        if rules.straights:
+            may.append(
+                _line(
+                    N_(
+                        "In a straight a joker may fill any place; you say which rank it stands "
+                        "for. A straight holds at least one card that is not a joker."
+                    )
+                )
+            )
+
+    clearing = [
+        _line(N_("A set of 2s clears the pile at once, and the same player leads the next trick.")),
+    ]
+    if rules.revolution:
+        clearing.append(_line(N_("During a revolution a set of 3s clears the pile instead.")))
+    if rules.eight_stop:
+        clearing.append(_line(N_("A set of 8s clears the pile too, in either order.")))
+        if rules.straights:
+            clearing.append(
+                _line(
+                    N_(
+                        "So does a straight that holds an 8, even as a joker. A straight never "
+                        "clears because it ends in a 2."
+                    )
+                )
+            )
+
+    revolution: list[Line] = []
+    if rules.revolution:
+        revolution = [
+            _line(
+                N_(
+                    "Every set of four starts a revolution: at once the order is reversed, the 2 "
+                    "is the lowest and the 3 the highest. The next set of four turns it back."
+                )
+            ),
+            _line(
+                N_(
+                    "A set of four is judged by the order in force before it; the next play by "
+                    "the new order."
+                )
+            ),
+            _line(N_("Every round starts in the normal order.")),
+        ]
+        if rules.straights:
+            revolution.append(
+                _line(
+                    N_(
+                        "Straights never start a revolution. During a revolution a straight beats "
+                        "one whose bottom card is higher, or the same."
+                    )
+                )
+                if rules.equal_plays
+                else _line(
+                    N_(
+                        "Straights never start a revolution. During a revolution a straight beats "
+                        "only one whose bottom card is higher."
+                    )
+                )
+            )
+
+    lead = [
+        _line(N_("The player in the first seat leads the first round."))
+        if rules.first_lead == FIRST_SEAT
+        else _line(N_("The holder of the 3 of clubs leads the first round, with any play.")),
+    ]
+    if rules.rounds > 1:
+        lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
+
+    exchange: list[Line] = []
+    if rules.rounds > 1 and rules.exchange:
+        exchange.append(
+            _line(
+                N_(
+                    "Before every round after the first, the Scum gives the President their two "
+                    "highest cards, and the President gives back any two cards."
+                )
+            )
+        )
+        if players >= 4:
+            exchange.append(
+                _line(
+                    N_(
+                        "The Vice-Scum gives the Vice-President their highest card and gets back "
+                        "any one card."
+                    )
+                )
+            )
+        if rules.jokers:
+            exchange.append(_line(N_("Jokers count as the highest cards.")))
+    elif rules.exchange:
+        exchange.append(_line(N_("A game of one round has no card exchange.")))
+    else:
+        exchange.append(_line(N_("No cards are exchanged between rounds.")))
+
+    places = [
+        {
+            "place": place + 1,
+            "title": TITLES[title_for_place(place, players)],
+            "points": players - place,
+        }
+        for place in range(players)
+    ]
+    points = [
+        _line(
+            N_(
+                "Whoever plays their last card goes out and takes the next free place. When only "
+                "one player still holds cards, the round ends and that player is last."
+            )
+        ),
+        _line(N_("Each place gives a title and points:")),
+    ]
+
+    end = [
+        _plural(
+            NP_("The game lasts %(num)s round.", "The game lasts %(num)s rounds."), rules.rounds
+        ),
+        _line(
+            N_("Points add up over the rounds. The highest total wins; equal totals share a place.")
+        ),
+    ]
+
+    special = [
+        _line(
+            N_(
+                "If the player who should lead next has gone out, the next player in seat order "
+                "who still holds cards leads."
+            )
+        ),
+        Line(
+            N_("The %(preset)s preset is for %(low)s to %(high)s players."),
+            {"low": preset.min_players, "high": preset.max_players},
+            words={"preset": PRESET_NAMES[preset.name]},
+        ),
+    ]
+    if preset.locked:
+        special.append(
+            Line(
+                N_("The %(preset)s preset locks these options: %(options)s."),
+                words={
+                    "preset": PRESET_NAMES[preset.name],
+                    "options": [
+                        OPTION_LABELS[name] for name in OPTION_NAMES if name in preset.locked
+                    ],
+                },
+            )
+        )
+    else:
+        special.append(
+            Line(
+                N_("No option is locked in the %(preset)s preset."),
+                words={"preset": PRESET_NAMES[preset.name]},
+            )
+        )
+
+    sections = [
+        Section(
+            "goal",
+            N_("Goal"),
+            [
+                _line(
+                    N_(
+                        "Be the first to play every card in your hand. The order in which players "
+                        "go out gives each a title and points."
+                    )
+                )
+            ],
+        ),
+        Section("setup", N_("Setup"), setup),
+        Section("turn", N_("A turn"), turn),
+        Section("may", N_("What you may and must do"), may),
+        Section("clearing", N_("Clearing the pile"), clearing),
+    ]
+    if revolution:
+        sections.append(Section("revolution", N_("Revolution"), revolution))
+    sections += [
+        Section("lead", N_("Who leads"), lead),
+        Section("exchange", N_("Card exchange"), exchange),
+        Section("points", N_("Going out, titles and points"), points),
+        Section("end", N_("End of the game"), end),
+        Section("special", N_("Special cases and locked options"), special),
+    ]
+
+    return {
+        "rules": rules,
+        "preset_name": PRESET_NAMES[preset.name],
+        "options": options,
+        "sections": sections,
+        "places": places,
+        "bots": [(BOT_LEVELS[level], BOT_LEVEL_TEXTS[level]) for level in BOT_LEVELS],
+        "version": __version__,
+    }
+
+
+def rules_from_query(query: Any) -> Rules:
+    """Rules from query parameters (``preset``, ``players``, options as 1/0, on/off, true/false).
+
+    Raises :class:`~cardverse.engine.options.OptionsError` for values the rules do not allow.
+    """
+    from ..engine.options import BOOLEAN_OPTIONS, rules_from_dict
+
+    data: dict[str, Any] = {}
+    for key in ("preset", *OPTION_NAMES):
+        raw = query.get(key)
+        if raw is None or raw == "":
+            continue
+        if key in BOOLEAN_OPTIONS:
+            lowered = raw.strip().lower()
+            if lowered in ("1", "on", "true", "yes"):
+                data[key] = True
+            elif lowered in ("0", "off", "false", "no"):
+                data[key] = False
+            else:
+                data[key] = raw
+        elif key in ("players", "rounds", "jokers"):
+            try:
+                data[key] = int(raw)
+            except ValueError:
+                data[key] = raw
+        else:
+            data[key] = raw
+    return rules_from_dict(data)

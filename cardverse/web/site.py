@@ -1,0 +1,86 @@
+"""What every page shares: the version, the source commit, one Jinja2 environment a language."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from .. import __version__
+from .cards import card_svg
+from .i18n import HERE, LANGUAGES, js_messages, translations, translator
+from .messages import BOT_LEVEL_TEXTS, BOT_LEVELS, option_value, refusal_text, title_label
+
+TEMPLATES_DIR = HERE / "templates"
+STATIC_DIR = HERE / "static"
+COMMIT_ENV = "CARDVERSE_COMMIT"
+
+# The rules pages: slug -> template. The standard game is /rules itself.
+VARIANTS: dict[str, str] = {
+    "revolution": "rules/revolution.html",
+    "straights": "rules/straights.html",
+    "jokers": "rules/jokers.html",
+    "eight-stop": "rules/eight_stop.html",
+    "equal-plays": "rules/equal_plays.html",
+    "exchange": "rules/exchange.html",
+    "cardverse": "rules/cardverse.html",
+}
+
+
+@cache
+def source_commit() -> str:
+    """The short commit the server runs: $CARDVERSE_COMMIT, else git, else "unknown"."""
+    from_env = os.environ.get(COMMIT_ENV, "").strip()
+    if from_env:
+        return from_env[:12]
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    commit = result.stdout.strip()
+    return commit if result.returncode == 0 and commit else "unknown"
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """The Jinja2 environment of one language, with gettext and the page helpers installed."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES_DIR),
+        autoescape=select_autoescape(["html", "svg"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    t = translator(lang)
+
+    def card(code: str, **options: Any) -> Markup:
+        return Markup(card_svg(code, t, **options))
+
+    env.globals.update(
+        lang=lang,
+        languages=LANGUAGES,
+        version=__version__,
+        commit=source_commit(),
+        card=card,
+        option_value=lambda name, value: option_value(name, value, t),
+        title_label=lambda title: title_label(title, t),
+        refusal_text=lambda code, params=None: refusal_text(code, params, t),
+        js_messages=lambda: js_messages(lang),
+        variants=VARIANTS,
+        bot_levels=[(BOT_LEVELS[level], BOT_LEVEL_TEXTS[level]) for level in BOT_LEVELS],
+    )
+    return env
