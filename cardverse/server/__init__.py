@@ -1,0 +1,25 @@
+"""The multiplayer server: tables with share links, seats, real-time play over WebSocket.
+
+- :mod:`.app`: the ASGI app (:func:`create_app`), its JSON API and WebSocket endpoint;
+- :mod:`.protocol`: message models, limits, error codes, the protocol version;
+- :mod:`.tables`: the table service (seats, tokens, host, options, bots, timers, turn flow);
+- :mod:`.store`: the SQLite append-only event log that tables are restored from;
+- :mod:`.viewfilter`: the one function every outgoing message to a seat passes through;
+- :mod:`.botrunner`: computer players' decisions off the event loop;
+- :mod:`.cli`: ``cardverse serve``.
+"""
+
+from __future__ import annotations
+
+from .protocol import PROTOCOL_VERSION
+from .tables import Settings
+
+__all__ = ["PROTOCOL_VERSION", "Settings", "create_app"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(name)

@@ -1,0 +1,599 @@
+"""The WebSocket protocol: message models, limits, error codes and the version number.
+
+Client messages are parsed here (:func:`parse_client_message`) into pydantic models; anything
+that does not parse becomes a :class:`ProtocolError` with a stable ``code``. Server messages are
+built as plain dicts by the table service for speed; the models below describe them exactly and
+give the JSON schemas of ``docs/protocol.md`` (``python -m cardverse.server.protocol`` prints
+them). Tests validate every message a real server sends against :data:`SERVER_MESSAGE`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+
+MAX_MESSAGE_BYTES = 4096  # a client message longer than this is refused (code message_too_large)
+MAX_NAME_LENGTH = 24
+MAX_TOKEN_LENGTH = 128
+BOT_LEVELS = ("easy", "normal", "hard")
+TURN_TIMER_MIN = 5.0
+TURN_TIMER_MAX = 600.0
+
+
+class ProtocolError(Exception):
+    """A refused client message: a stable ``code``, the rule (``R-number``) if one applies."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.params = params
+        self.seq: int | None = None  # the refused message's seq, when it could be read
+
+    def to_message(self, seq: int | None = None) -> dict[str, Any]:
+        seq = self.seq if seq is None else seq
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        out["params"] = self.params
+        if seq is not None:
+            out["seq"] = seq
+        return out
+
+
+# -- client messages ---------------------------------------------------------------------------
+
+Seq = Annotated[int, Field(ge=1, le=2**53)]
+SeatNumber = Annotated[int, Field(ge=0, le=7)]
+CardList = Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=16)]
+
+
+class _Client(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Join(_Client):
+    """Sit down: with ``name`` in a free seat (``seat`` to choose one), or with ``token`` to
+    take back one's own seat (reconnection, a new tab)."""
+
+    type: Literal["join"]
+    seq: Seq | None = None
+    name: str | None = None
+    token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)] | None = None
+    seat: SeatNumber | None = None
+
+
+class Play(_Client):
+    """Play cards (a set or a straight); ``jokers`` maps a straight's jokers to ranks."""
+
+    type: Literal["play"]
+    seq: Seq
+    cards: CardList
+    jokers: Annotated[dict[str, str], Field(max_length=2)] = Field(default_factory=dict)
+
+
+class Pass(_Client):
+    type: Literal["pass"]
+    seq: Seq
+
+
+class Give(_Client):
+    """Give cards back in the exchange (President, Vice-President)."""
+
+    type: Literal["give"]
+    seq: Seq
+    cards: CardList
+
+
+class Options(_Client):
+    """Host only, between games: ``rules`` is a whole rules object (notation.md: a preset plus
+    changed options; ``players`` is the number of seats); ``turn_timer`` is seconds or null
+    (off). A key left out keeps its value."""
+
+    type: Literal["options"]
+    seq: Seq
+    rules: dict[str, Any] | None = None
+    turn_timer: Annotated[float, Field(ge=TURN_TIMER_MIN, le=TURN_TIMER_MAX)] | None = None
+
+
+class AddBot(_Client):
+    """Host only, between games: a computer player in ``seat``, or in every empty seat."""
+
+    type: Literal["add_bot"]
+    seq: Seq
+    level: Literal["easy", "normal", "hard"]
+    seat: SeatNumber | None = None
+
+
+class RemoveBot(_Client):
+    type: Literal["remove_bot"]
+    seq: Seq
+    seat: SeatNumber
+
+
+class Start(_Client):
+    """Host only: start the game once every seat is taken."""
+
+    type: Literal["start"]
+    seq: Seq
+
+
+class Rematch(_Client):
+    """Host only, after the last round: a new game with the same seats and options."""
+
+    type: Literal["rematch"]
+    seq: Seq
+
+
+class Leave(_Client):
+    """Give up one's seat between games (the token stops working)."""
+
+    type: Literal["leave"]
+    seq: Seq
+
+
+class Back(_Client):
+    """Take one's seat back from the computer player that stood in after a timeout."""
+
+    type: Literal["back"]
+    seq: Seq | None = None
+
+
+class Sync(_Client):
+    """Ask for the full current state again."""
+
+    type: Literal["sync"]
+    seq: Seq | None = None
+
+
+class Ping(_Client):
+    type: Literal["ping"]
+    seq: Seq | None = None
+
+
+ClientMessage = Annotated[
+    Join
+    | Play
+    | Pass
+    | Give
+    | Options
+    | AddBot
+    | RemoveBot
+    | Start
+    | Rematch
+    | Leave
+    | Back
+    | Sync
+    | Ping,
+    Field(discriminator="type"),
+]
+CLIENT_MODELS: dict[str, type[_Client]] = {
+    "join": Join,
+    "play": Play,
+    "pass": Pass,
+    "give": Give,
+    "options": Options,
+    "add_bot": AddBot,
+    "remove_bot": RemoveBot,
+    "start": Start,
+    "rematch": Rematch,
+    "leave": Leave,
+    "back": Back,
+    "sync": Sync,
+    "ping": Ping,
+}
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> _Client:
+    """Read one client message; raise :class:`ProtocolError` when it cannot be accepted."""
+    size = len(text) if text.isascii() else len(text.encode("utf-8"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "message_too_large",
+            f"a message may hold at most {MAX_MESSAGE_BYTES} bytes, this one holds {size}",
+            limit=MAX_MESSAGE_BYTES,
+            size=size,
+        )
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        detail = getattr(error, "msg", "too deeply nested")
+        raise ProtocolError(
+            "bad_json", f"the message is not valid JSON: {detail}", detail=str(detail)
+        ) from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", 'a message needs a "type" string')
+    model = CLIENT_MODELS.get(kind)
+    if model is None:
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {kind[:40]!r}: the types are {', '.join(CLIENT_MODELS)}",
+            type=kind[:40],
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "message"
+        refused = ProtocolError(
+            "bad_message", f"{kind} message: {where}: {first['msg']}", field=where
+        )
+        seq = data.get("seq")
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            refused.seq = seq
+        raise refused from None
+
+
+def check_name(raw: str | None) -> str:
+    """A display name, trimmed; raise :class:`ProtocolError` when empty, too long or odd."""
+    name = (raw or "").strip()
+    if not name:
+        raise ProtocolError("name_empty", "a display name is needed to sit down")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+        raise ProtocolError(
+            "name_control_chars",
+            "a display name may not hold control or invisible characters",
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise ProtocolError(
+            "name_too_long",
+            f"a display name holds at most {MAX_NAME_LENGTH} characters, not {len(name)}",
+            max=MAX_NAME_LENGTH,
+            length=len(name),
+        )
+    return name
+
+
+# -- server messages (documentation and test models) ------------------------------------------
+
+
+class _Server(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionModel(_Server):
+    """An action of notation.md; ``seat`` is left out in a list of legal moves."""
+
+    seat: int | None = None
+    action: Literal["play", "pass", "give"]
+    cards: list[str] | None = None
+    jokers: dict[str, str] | None = None
+
+
+class HistoryEntry(ActionModel):
+    trick: int
+
+
+class ExchangeEntry(_Server):
+    giver: int
+    receiver: int
+    cards: list[str]
+    automatic: bool
+
+
+class ExchangePairModel(_Server):
+    giver: int
+    receiver: int
+    count: int
+
+
+class ViewModel(_Server):
+    """One seat's view (rules R26): ``PlayerView.to_json()`` of the engine."""
+
+    seat: int
+    rules: dict[str, Any]
+    round: int
+    phase: Literal["exchange", "play", "round_over", "game_over"]
+    hand: list[str]
+    hand_counts: list[int]
+    turn: int | None
+    leader: int
+    trick: list[ActionModel]
+    history: list[HistoryEntry]
+    passed: list[int]
+    finished: list[int]
+    revolution: bool
+    points: list[int]
+    places: list[list[int]]
+    titles: dict[str, str]
+    exchange: list[ExchangeEntry]
+    exchange_pairs: list[ExchangePairModel]
+    legal_moves: list[ActionModel]
+
+
+class PlayEvent(_Server):
+    event: Literal["play"]
+    seat: int
+    cards: list[str]
+    jokers: dict[str, str] | None = None
+
+
+class PassEvent(_Server):
+    event: Literal["pass"]
+    seat: int
+
+
+class GiveEvent(_Server):
+    """A give-back in the exchange; ``cards`` only for the two seats of the pair."""
+
+    event: Literal["give"]
+    seat: int
+    to: int
+    count: int
+    cards: list[str] | None = None
+
+
+class GiftEvent(_Server):
+    """The automatic gift of the highest cards; ``cards`` only for the two seats of the pair."""
+
+    event: Literal["gift"]
+    seat: int
+    to: int
+    count: int
+    cards: list[str] | None = None
+
+
+class TrickWonEvent(_Server):
+    event: Literal["trick_won"]
+    seat: int
+    leader: int | None
+    cleared: bool
+
+
+class RevolutionEvent(_Server):
+    event: Literal["revolution"]
+    on: bool
+
+
+class WentOutEvent(_Server):
+    event: Literal["went_out"]
+    seat: int
+    place: int
+
+
+class GameStartedEvent(_Server):
+    event: Literal["game_started"]
+    game: int
+
+
+class RoundStartedEvent(_Server):
+    event: Literal["round_started"]
+    round: int
+    leader: int
+    exchange: bool
+
+
+class ExchangeDoneEvent(_Server):
+    event: Literal["exchange_done"]
+    leader: int
+
+
+class RoundOverEvent(_Server):
+    event: Literal["round_over"]
+    round: int
+    places: list[int]
+    titles: dict[str, str]
+    round_points: list[int]
+    points: list[int]
+
+
+class GameOverEvent(_Server):
+    event: Literal["game_over"]
+    game: int
+    points: list[int]
+    standings: list[int]
+
+
+Event = Annotated[
+    PlayEvent
+    | PassEvent
+    | GiveEvent
+    | GiftEvent
+    | TrickWonEvent
+    | RevolutionEvent
+    | WentOutEvent
+    | GameStartedEvent
+    | RoundStartedEvent
+    | ExchangeDoneEvent
+    | RoundOverEvent
+    | GameOverEvent,
+    Field(discriminator="event"),
+]
+
+
+class Limits(_Server):
+    max_message_bytes: int
+    max_name_length: int
+    rate_per_second: float
+    burst: int
+
+
+class Hello(_Server):
+    """First message on every connection."""
+
+    type: Literal["hello"]
+    protocol: int
+    table_id: str
+    limits: Limits
+
+
+class Welcome(_Server):
+    """You hold ``seat``. ``token`` is sent only when the seat is newly taken: keep it.
+    Continue numbering your messages after ``last_seq``."""
+
+    type: Literal["welcome"]
+    seat: int
+    name: str
+    host: bool
+    last_seq: int
+    token: str | None = None
+    resumed: bool
+
+
+class SeatInfo(_Server):
+    seat: int
+    kind: Literal["empty", "human", "bot"]
+    name: str | None
+    level: Literal["easy", "normal", "hard"] | None
+    connected: bool
+    auto: Literal["timeout", "disconnected"] | None
+    host: bool
+
+
+class TableMsg(_Server):
+    """The public state of the table: seats, presence, options, phase."""
+
+    type: Literal["table"]
+    table_id: str
+    phase: Literal["lobby", "playing", "over"]
+    host: int | None
+    rules: dict[str, Any]
+    turn_timer: float | None
+    game: int
+    records: list[int]
+    seats: list[SeatInfo]
+
+
+class Stamp(_Server):
+    """Where in the game a state is: game number, round, actions applied in that round."""
+
+    game: int
+    round: int
+    step: int
+
+
+class TimerInfo(_Server):
+    seat: int
+    ends_in: float
+
+
+class State(_Server):
+    """Your view of the game (with your legal moves) and the events that led to it."""
+
+    type: Literal["state"]
+    v: int
+    at: Stamp
+    view: ViewModel
+    timer: TimerInfo | None
+    events: list[Event]
+
+
+class Presence(_Server):
+    """A seat connected, disconnected, or is played by a computer player (``auto``)."""
+
+    type: Literal["presence"]
+    seat: int
+    connected: bool
+    auto: Literal["timeout", "disconnected"] | None
+
+
+class Ack(_Server):
+    """Your message ``seq`` was accepted (``duplicate``: it had been, and was not applied
+    again)."""
+
+    type: Literal["ack"]
+    seq: int
+    duplicate: bool
+
+
+class ErrorMsg(_Server):
+    """Your message was refused and changed nothing."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    rule: str | None = None
+    params: dict[str, Any]
+    seq: int | None = None
+
+
+class Replaced(_Server):
+    """A newer connection took this seat; this one is closed next (close code 4001)."""
+
+    type: Literal["replaced"]
+    message: str
+
+
+class Pong(_Server):
+    type: Literal["pong"]
+    seq: int | None = None
+
+
+ServerMessage = Annotated[
+    Hello | Welcome | TableMsg | State | Presence | Ack | ErrorMsg | Replaced | Pong,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+# Close codes of the WebSocket (besides the standard ones).
+CLOSE_REPLACED = 4001
+CLOSE_NO_TABLE = 4004
+CLOSE_FLOOD = 4008
+CLOSE_SLOW = 4009
+
+# Error codes the server itself uses (the engine's refusal codes and the option codes come on
+# top; see docs/protocol.md). Tests check each is documented.
+ERROR_CODES: dict[str, str] = {
+    "bad_json": "the message is not valid JSON",
+    "bad_message": "the message does not have the fields its type needs",
+    "unknown_type": "no such message type",
+    "message_too_large": f"the message is over {MAX_MESSAGE_BYTES} bytes",
+    "rate_limited": "too many messages: this one was dropped",
+    "name_empty": "the display name is empty",
+    "name_too_long": f"the display name is over {MAX_NAME_LENGTH} characters",
+    "name_control_chars": "the display name holds control or invisible characters",
+    "bad_token": "no seat at this table has that token",
+    "token_missing": "the message needs a seat: join first (with a name or the seat token)",
+    "already_seated": "this connection already holds a seat",
+    "table_full": "every seat is taken",
+    "seat_taken": "the chosen seat is not empty",
+    "no_such_seat": "the table has no such seat",
+    "not_host": "only the host may do this",
+    "game_in_progress": "not while a game is being played",
+    "no_game": "no game is being played",
+    "game_not_over": "the game is not over yet",
+    "seats_empty": "some seats are still empty",
+    "seat_occupied": "a person sits in a seat that would be removed",
+    "not_a_bot": "that seat holds no computer player",
+    "not_auto": "no computer player stands in for you",
+    "bad_action": "the cards or jokers of the action cannot be read",
+    "no_such_table": "no table has this id",
+    "game_not_found": "the table has no finished game with that number",
+    "internal": "the server failed to handle the message; nothing was changed",
+}
+
+
+def json_schemas() -> dict[str, Any]:
+    """The JSON schemas of the client and the server messages."""
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "client": CLIENT_MESSAGE.json_schema(),
+        "server": SERVER_MESSAGE.json_schema(),
+    }
+
+
+def schemas_markdown() -> str:
+    """The schemas section of docs/protocol.md."""
+    schemas = json_schemas()
+    return (
+        "### Client messages\n\n```json\n"
+        + json.dumps(schemas["client"], indent=1, sort_keys=True)
+        + "\n```\n\n### Server messages\n\n```json\n"
+        + json.dumps(schemas["server"], indent=1, sort_keys=True)
+        + "\n```\n"
+    )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.stdout.write(schemas_markdown())

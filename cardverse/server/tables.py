@@ -1,0 +1,1041 @@
+"""The table service: seats, tokens, the host, options, bots, timers and the turn flow.
+
+A :class:`Table` is one table at its share link: its seats (empty, a person, or a computer
+player), the host (seat 0's creator, who picks options and starts), the game in progress (a
+:class:`cardverse.engine.Game`) and the finished games' records.
+
+Every change is an *event*: checked first, then appended to the store, then applied by
+:meth:`Table._apply`, and only then told to the connections. Restoring a table after a restart is
+applying its stored events again in order (:meth:`Table.restore`), through the same code and the
+rules engine; nothing else is kept. Everything that changes a table runs on the event loop without
+awaiting in between, so a table needs no lock; only computer players' decisions are awaited (off
+the loop), and a decision is dropped if the table moved on meanwhile (``v`` changed).
+
+Connections are anything with ``seat``, ``send(text)`` and ``close(code, reason)`` (see
+:class:`Conn`); every message to one goes through :func:`cardverse.server.viewfilter.render`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from ..engine import (
+    PASS,
+    Action,
+    ActionFormatError,
+    Game,
+    OptionsError,
+    Phase,
+    Rules,
+    from_move,
+    player_view,
+    rules_from_dict,
+    standings,
+    to_move,
+)
+from ..engine.cards import CardError, parse_card
+from ..engine.plays import CARDS_MASK, GIVE, is_clearing, play_info
+from ..engine.scoring import round_points, titles_by_seat
+from ..notation import record_to_json
+from . import protocol as P
+from .botrunner import BotRunner
+from .protocol import ProtocolError
+from .store import Store, StoredEvent
+from .viewfilter import played_cards, render
+
+log = logging.getLogger("cardverse.server.tables")
+
+TablePhase = Literal["lobby", "playing", "over"]
+
+
+@dataclass
+class Settings:
+    """Server settings; every duration is in seconds."""
+
+    data_dir: Path = Path("data")
+    turn_timer: float | None = 60.0  # a new table's turn timer (None: off)
+    grace: float | None = 30.0  # disconnected this long: a computer player stands in (None: never)
+    bot_delay: float = 0.8  # a computer player's "thinking" pause before it acts
+    bot_delay_jitter: float = 0.5  # the pause varies by up to this fraction either way
+    round_pause: float = 3.0  # pause between the end of a round and the next deal
+    hard_time_limit: float | None = 1.0  # the hard player's search time per move
+    bot_processes: int = 1  # worker processes for hard players (0: threads)
+    rate_per_second: float = 20.0  # client messages per second per connection ...
+    burst: int = 40  # ... with bursts up to this many
+    flood_limit: int = 100  # messages dropped in a row by the rate limit: the connection closes
+    outbox_limit: int = 2000  # messages queued for a connection that does not read: it closes
+    sqlite_synchronous: str = "NORMAL"
+    restore_days: float | None = 14.0  # tables unchanged for longer load on first use only
+
+
+class Conn(Protocol):
+    """A client connection as the table sees it."""
+
+    seat: int | None
+    table: Table | None
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: Literal["empty", "human", "bot"] = "empty"
+    name: str | None = None
+    level: str | None = None  # a computer player's level
+    token_hash: str | None = None
+    last_seq: int = 0
+    conn: Conn | None = None
+    auto: Literal["timeout", "disconnected"] | None = None  # a computer player stands in
+    grace: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def clear(self) -> None:
+        self.kind = "empty"
+        self.name = self.level = self.token_hash = None
+        self.last_seq = 0
+        self.auto = None
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits
+
+
+def _jitter(delay: float, spread: float) -> float:
+    if delay <= 0:
+        return 0.0
+    return delay * random.uniform(1 - spread, 1 + spread)
+
+
+def _refusal_error(refusal: Any) -> ProtocolError:
+    return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
+
+
+class Table:
+    """One table: seats, the host, options, the game, and the connections watching it."""
+
+    def __init__(self, service: TableService, table_id: str) -> None:
+        self.service = service
+        self.settings = service.settings
+        self.id = table_id
+        self.rules = Rules.make()
+        self.turn_timer: float | None = self.settings.turn_timer
+        self.seats: list[Seat] = []
+        self.host: int | None = None
+        self.phase: TablePhase = "lobby"
+        self.game: Game | None = None
+        self.game_number = 0
+        self.seed = 0
+        self.records: list[dict[str, Any]] = []
+        self.n = 0  # events in the log
+        self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
+        self.watchers: set[Conn] = set()
+        self.live = False  # False while restoring: nothing is told, nothing scheduled
+        self._events: list[dict[str, Any]] = []  # game events of the changes not yet told
+        self._table_changed = False
+        self._turn_handle: asyncio.TimerHandle | None = None
+        self._round_handle: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._deadline: tuple[int, float] | None = None  # (seat, loop time) of the turn timer
+
+    # -- events: check, store, apply ------------------------------------------------------------
+
+    def _commit(self, kind: str, data: dict[str, Any]) -> None:
+        """Store event ``kind`` and apply it; the caller has checked it is valid."""
+        if self.n == 0:
+            self.service.store.create_table(self.id, 0, kind, data)
+        else:
+            self.service.store.append(self.id, self.n, kind, data)
+        self.n += 1
+        self._apply(kind, data)
+
+    def _apply(self, kind: str, data: dict[str, Any]) -> None:
+        handler = getattr(self, "_on_" + kind)
+        handler(data)
+        by, seq = data.get("by"), data.get("seq")
+        if by is not None and seq is not None and self.seats[by].kind == "human":
+            self.seats[by].last_seq = max(self.seats[by].last_seq, seq)
+
+    def _on_create(self, data: dict[str, Any]) -> None:
+        self.rules = rules_from_dict(data["rules"])
+        self.turn_timer = data["turn_timer"]
+        self.seats = [Seat(i) for i in range(self.rules.players)]
+        self.host = 0
+        self._on_sit({"seat": 0, "name": data["name"], "token_hash": data["token_hash"]})
+
+    def _on_sit(self, data: dict[str, Any]) -> None:
+        seat = self.seats[data["seat"]]
+        seat.clear()
+        seat.kind = "human"
+        seat.name = data["name"]
+        seat.token_hash = data["token_hash"]
+        if self.host is None:
+            self.host = seat.index
+        self._table_changed = True
+
+    def _on_leave(self, data: dict[str, Any]) -> None:
+        index = data["by"]
+        self.seats[index].clear()
+        if self.host == index:
+            humans = [s.index for s in self.seats if s.kind == "human"]
+            self.host = humans[0] if humans else None
+        self._table_changed = True
+
+    def _on_options(self, data: dict[str, Any]) -> None:
+        self.rules = rules_from_dict(data["rules"])
+        self.turn_timer = data["turn_timer"]
+        players = self.rules.players
+        del self.seats[players:]
+        self.seats.extend(Seat(i) for i in range(len(self.seats), players))
+        self._table_changed = True
+
+    def _on_bot(self, data: dict[str, Any]) -> None:
+        for index in data["seats"]:
+            seat = self.seats[index]
+            seat.clear()
+            seat.kind = "bot"
+            seat.level = data["level"]
+            seat.name = f"Computer ({data['level']})"
+        self._table_changed = True
+
+    def _on_unbot(self, data: dict[str, Any]) -> None:
+        self.seats[data["seat"]].clear()
+        self._table_changed = True
+
+    def _on_start(self, data: dict[str, Any]) -> None:
+        self.game_number += 1
+        self.seed = data["seed"]
+        self.game = Game(self.rules, seed=self.seed)
+        self.phase = "playing"
+        self.v += 1
+        for seat in self.seats:
+            seat.auto = None
+        self._table_changed = True
+        self._events.append({"event": "game_started", "game": self.game_number})
+        self._round_started_events()
+
+    def _on_next_round(self, data: dict[str, Any]) -> None:
+        game = self.game
+        assert game is not None
+        game.start_next_round()
+        self.v += 1
+        self._round_started_events()
+
+    def _round_started_events(self) -> None:
+        game = self.game
+        assert game is not None
+        events = self._events
+        events.append(
+            {
+                "event": "round_started",
+                "round": game.round_number,
+                "leader": game.leader,
+                "exchange": game.phase is Phase.EXCHANGE,
+            }
+        )
+        for index, (giver, receiver, cards) in enumerate(game.exchange_log):
+            if index >= len(game.pairs):
+                break
+            events.append(
+                {
+                    "event": "gift",
+                    "seat": giver,
+                    "to": receiver,
+                    "count": cards.bit_count(),
+                    "_private": {"seats": [giver, receiver], "cards": _names(cards)},
+                }
+            )
+        if game.pairs and game.phase is Phase.PLAY:
+            events.append({"event": "exchange_done", "leader": game.leader})
+
+    def _on_move(self, data: dict[str, Any]) -> None:
+        game = self.game
+        assert game is not None
+        seat = data["seat"]
+        move = to_move(Action(**_action_fields(data["action"])))
+        events = self._events
+        if game.phase is Phase.EXCHANGE:
+            pair = game.pending[0]
+            game.apply(move, seat)
+            cards = move & CARDS_MASK
+            events.append(
+                {
+                    "event": "give",
+                    "seat": seat,
+                    "to": pair.giver,
+                    "count": cards.bit_count(),
+                    "_private": {"seats": [seat, pair.giver], "cards": _names(cards)},
+                }
+            )
+            if game.phase is Phase.PLAY:
+                events.append({"event": "exchange_done", "leader": game.leader})
+        else:
+            round_ = game.round
+            assert round_ is not None
+            trick_number = round_.trick_number
+            last_seat = round_.last_seat
+            revolution = round_.revolution
+            finished = len(round_.finished)
+            game.apply(move, seat)
+            if move == PASS:
+                events.append({"event": "pass", "seat": seat})
+            else:
+                played = from_move(move, seat)
+                event: dict[str, Any] = {"event": "play", "seat": seat, "cards": list(played.cards)}
+                if played.jokers:
+                    event["jokers"] = dict(played.jokers)
+                events.append(event)
+            if round_.revolution != revolution:
+                events.append({"event": "revolution", "on": round_.revolution})
+            for place in range(finished, len(round_.finished)):
+                events.append(
+                    {"event": "went_out", "seat": round_.finished[place], "place": place + 1}
+                )
+            if round_.trick_number != trick_number:
+                events.append(
+                    {
+                        "event": "trick_won",
+                        "seat": seat if move != PASS else last_seat,
+                        "leader": round_.turn,
+                        "cleared": move != PASS
+                        and is_clearing(play_info(move), revolution, game.rules.eight_stop),
+                    }
+                )
+            if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                order = game.places[-1]
+                events.append(
+                    {
+                        "event": "round_over",
+                        "round": game.round_number,
+                        "places": list(order),
+                        "titles": {str(s): t for s, t in titles_by_seat(list(order)).items()},
+                        "round_points": round_points(list(order)),
+                        "points": list(game.points),
+                    }
+                )
+        self.v += 1
+        if game.over:
+            self.phase = "over"
+            self.records.append(record_to_json(game, self._record_players()))
+            events.append(
+                {
+                    "event": "game_over",
+                    "game": self.game_number,
+                    "points": list(game.points),
+                    "standings": standings(list(game.points)),
+                }
+            )
+            self._table_changed = True
+
+    def _record_players(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for seat in self.seats:
+            entry: dict[str, Any] = {"name": seat.name or f"Seat {seat.index}"}
+            if seat.kind == "bot":
+                entry["ai"] = seat.level
+            out.append(entry)
+        return out
+
+    # -- restoring ------------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, service: TableService, table_id: str, events: list[StoredEvent]) -> Table:
+        """Rebuild a table by applying its stored events in order (nothing is told)."""
+        table = cls(service, table_id)
+        for event in events:
+            if event.n != table.n:
+                raise ValueError(f"table {table_id}: event {event.n} out of order")
+            table._apply(event.kind, event.data)
+            table.n += 1
+        table._events.clear()
+        table._table_changed = False
+        return table
+
+    def go_live(self) -> None:
+        """Start telling and scheduling (after creation or restoring)."""
+        self.live = True
+        if self.phase == "playing":
+            for seat in self.seats:
+                if seat.kind == "human" and seat.conn is None:
+                    self._start_grace(seat)
+        self._schedule()
+
+    # -- messages from connections --------------------------------------------------------------
+
+    def attach(self, conn: Conn) -> None:
+        """A new connection on this table's link: it watches until it joins."""
+        conn.table = self
+        self.watchers.add(conn)
+        self._send(
+            conn,
+            {
+                "type": "hello",
+                "protocol": P.PROTOCOL_VERSION,
+                "table_id": self.id,
+                "limits": {
+                    "max_message_bytes": P.MAX_MESSAGE_BYTES,
+                    "max_name_length": P.MAX_NAME_LENGTH,
+                    "rate_per_second": self.settings.rate_per_second,
+                    "burst": self.settings.burst,
+                },
+            },
+        )
+        self._send(conn, self._table_message())
+
+    def detach(self, conn: Conn) -> None:
+        """A connection closed."""
+        self.watchers.discard(conn)
+        index = conn.seat
+        conn.seat = None
+        if index is None or index >= len(self.seats):
+            return
+        seat = self.seats[index]
+        if seat.conn is not conn:
+            return
+        seat.conn = None
+        if self.phase == "playing" and seat.kind == "human":
+            self._start_grace(seat)
+        self._presence(seat)
+
+    def handle(self, conn: Conn, message: P._Client) -> None:
+        """Handle one parsed client message; a refusal is sent as an ``error``."""
+        seq = getattr(message, "seq", None)
+        try:
+            self._handle(conn, message)
+        except ProtocolError as error:
+            echo = _echo_mask(message)
+            self._send(conn, error.to_message(seq), echo=echo)
+        except Exception:
+            log.exception("table %s: failed to handle %s", self.id, message.type)
+            failure = ProtocolError("internal", P.ERROR_CODES["internal"])
+            self._send(conn, failure.to_message(seq))
+        self._flush()
+
+    def _handle(self, conn: Conn, message: P._Client) -> None:
+        kind = message.type
+        if kind == "ping":
+            self._send(conn, {"type": "pong", "seq": getattr(message, "seq", None)})
+            return
+        if kind == "join":
+            assert isinstance(message, P.Join)
+            self._join(conn, message)
+            return
+        index = conn.seat
+        if index is None:
+            raise ProtocolError(
+                "token_missing", "join the table first, with a display name or your seat token"
+            )
+        seat = self.seats[index]
+        seq: int | None = getattr(message, "seq", None)
+        if kind == "sync":
+            self._send_full(conn)
+            return
+        if kind == "back":
+            if seat.auto is None:
+                raise ProtocolError("not_auto", "no computer player is standing in for you")
+            self._set_auto(seat, None)
+            if seq is not None:
+                self._ack(conn, seq)
+            return
+        assert seq is not None
+        if seq <= seat.last_seq:
+            self._send(conn, {"type": "ack", "seq": seq, "duplicate": True})
+            return
+        if kind in ("play", "pass", "give"):
+            self._move(index, message)
+            if seat.auto is not None:
+                self._set_auto(seat, None)
+        elif kind == "leave":
+            self._not_playing()
+            self._commit("leave", {"by": index, "seq": seq})
+            seat.conn = None
+            self.watchers.add(conn)
+            conn.seat = None
+        else:
+            if index != self.host:
+                raise ProtocolError("not_host", "only the host may do this", host=self.host)
+            getattr(self, "_host_" + kind)(index, message)
+        self._ack(conn, seq)
+
+    def _ack(self, conn: Conn, seq: int) -> None:
+        self._send(conn, {"type": "ack", "seq": seq, "duplicate": False})
+
+    def _join(self, conn: Conn, message: P.Join) -> None:
+        if conn.seat is not None:
+            raise ProtocolError(
+                "already_seated", f"this connection already holds seat {conn.seat}", seat=conn.seat
+            )
+        if message.token is not None:
+            wanted = token_hash(message.token)
+            for seat in self.seats:
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                    self._take_seat(conn, seat, token=None)
+                    return
+            raise ProtocolError("bad_token", "no seat at this table has that token")
+        name = P.check_name(message.name)
+        self._not_playing()
+        if message.seat is not None:
+            if message.seat >= len(self.seats):
+                raise ProtocolError(
+                    "no_such_seat",
+                    f"this table has seats 0 to {len(self.seats) - 1}",
+                    seat=message.seat,
+                    seats=len(self.seats),
+                )
+            seat = self.seats[message.seat]
+            if seat.kind != "empty":
+                raise ProtocolError("seat_taken", f"seat {seat.index} is taken", seat=seat.index)
+        else:
+            free = [s for s in self.seats if s.kind == "empty"]
+            if not free:
+                raise ProtocolError("table_full", "every seat at this table is taken")
+            seat = free[0]
+        token = new_token()
+        self._commit("sit", {"seat": seat.index, "name": name, "token_hash": token_hash(token)})
+        self._take_seat(conn, seat, token=token)
+
+    def _take_seat(self, conn: Conn, seat: Seat, token: str | None) -> None:
+        old = seat.conn
+        if old is not None and old is not conn:
+            self._send(
+                old,
+                {"type": "replaced", "message": "this seat was taken up by a newer connection"},
+            )
+            old.seat = None
+            old.table = None
+            old.close(P.CLOSE_REPLACED, "replaced by a newer connection")
+        self.watchers.discard(conn)
+        conn.seat = seat.index
+        seat.conn = conn
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "seat": seat.index,
+            "name": seat.name,
+            "host": self.host == seat.index,
+            "last_seq": seat.last_seq,
+            "resumed": token is None,
+        }
+        if token is not None:
+            welcome["token"] = token
+        self._send(conn, welcome)
+        if seat.auto is not None:
+            self._set_auto(seat, None)
+        else:
+            self._presence(seat)
+        self._send_full(conn)
+
+    def _send_full(self, conn: Conn) -> None:
+        self._send(conn, self._table_message())
+        if self.game is not None and conn.seat is not None:
+            self._send(conn, self._state_message(conn.seat, []))
+
+    def _not_playing(self) -> None:
+        if self.phase == "playing":
+            raise ProtocolError("game_in_progress", "not while a game is being played")
+
+    # -- host commands ---------------------------------------------------------------------------
+
+    def _host_options(self, by: int, message: P._Client) -> None:
+        assert isinstance(message, P.Options)
+        self._not_playing()
+        given = message.model_fields_set
+        data: dict[str, Any] = self.rules.changed_options()
+        if "rules" in given and message.rules is not None:
+            if "preset" in message.rules:
+                data = {"preset": message.rules["preset"], "players": self.rules.players}
+            data.update(message.rules)
+        try:
+            rules = rules_from_dict(data)
+        except OptionsError as error:
+            raise ProtocolError(error.code, error.message, error.rule, **error.params) from None
+        turn_timer = message.turn_timer if "turn_timer" in given else self.turn_timer
+        for seat in self.seats[rules.players :]:
+            if seat.kind == "human":
+                raise ProtocolError(
+                    "seat_occupied",
+                    f"{seat.name} sits in seat {seat.index}: a table of {rules.players} "
+                    "has no such seat",
+                    seat=seat.index,
+                    players=rules.players,
+                )
+        self._commit(
+            "options",
+            {
+                "by": by,
+                "seq": message.seq,
+                "rules": rules.changed_options(),
+                "turn_timer": turn_timer,
+            },
+        )
+
+    def _host_add_bot(self, by: int, message: P._Client) -> None:
+        assert isinstance(message, P.AddBot)
+        self._not_playing()
+        if message.seat is None:
+            targets = [s.index for s in self.seats if s.kind == "empty"]
+            if not targets:
+                raise ProtocolError("table_full", "every seat at this table is taken")
+        else:
+            self._check_seat(message.seat)
+            if self.seats[message.seat].kind != "empty":
+                raise ProtocolError(
+                    "seat_taken", f"seat {message.seat} is taken", seat=message.seat
+                )
+            targets = [message.seat]
+        self._commit(
+            "bot", {"by": by, "seq": message.seq, "seats": targets, "level": message.level}
+        )
+
+    def _host_remove_bot(self, by: int, message: P._Client) -> None:
+        assert isinstance(message, P.RemoveBot)
+        self._not_playing()
+        self._check_seat(message.seat)
+        if self.seats[message.seat].kind != "bot":
+            raise ProtocolError(
+                "not_a_bot", f"seat {message.seat} holds no computer player", seat=message.seat
+            )
+        self._commit("unbot", {"by": by, "seq": message.seq, "seat": message.seat})
+
+    def _host_start(self, by: int, message: P._Client) -> None:
+        self._not_playing()
+        empty = [s.index for s in self.seats if s.kind == "empty"]
+        if empty:
+            raise ProtocolError(
+                "seats_empty",
+                "every seat needs a player or a computer player first: seats "
+                + ", ".join(map(str, empty))
+                + " are empty",
+                seats=empty,
+            )
+        self._commit("start", {"by": by, "seq": message.seq, "seed": secrets.randbits(63)})
+        for seat in self.seats:
+            if seat.kind == "human" and seat.conn is None:
+                self._start_grace(seat)
+
+    def _host_rematch(self, by: int, message: P._Client) -> None:
+        if self.phase != "over":
+            raise ProtocolError(
+                "game_not_over", "a rematch follows a finished game", phase=self.phase
+            )
+        self._host_start(by, message)
+
+    def _check_seat(self, index: int) -> None:
+        if index >= len(self.seats):
+            raise ProtocolError(
+                "no_such_seat",
+                f"this table has seats 0 to {len(self.seats) - 1}",
+                seat=index,
+                seats=len(self.seats),
+            )
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def _move(self, index: int, message: P._Client) -> None:
+        game = self.game
+        if self.phase != "playing" or game is None:
+            raise ProtocolError("no_game", "no game is being played at this table")
+        kind = message.type
+        cards: list[str] = list(getattr(message, "cards", []))
+        jokers: dict[str, str] = dict(getattr(message, "jokers", {}) or {})
+        try:
+            move = to_move(Action(kind, tuple(cards), jokers))
+        except ActionFormatError as error:
+            raise ProtocolError("bad_action", str(error)) from None
+        refusal = game.check(index, move)
+        if refusal is not None:
+            raise _refusal_error(refusal)
+        self._commit_move(index, move, message.seq, "human")  # type: ignore[attr-defined]
+
+    def _commit_move(self, index: int, move: int, seq: int | None, actor: str) -> None:
+        data: dict[str, Any] = {
+            "seat": index,
+            "action": from_move(move).to_json(with_seat=False),
+            "actor": actor,
+        }
+        if seq is not None:
+            data["by"] = index
+            data["seq"] = seq
+        self._commit("move", data)
+
+    # -- telling --------------------------------------------------------------------------------
+
+    def _send(self, conn: Conn, message: dict[str, Any], *, echo: int = 0) -> None:
+        conn.send(render(message, conn.seat, self.game, echo=echo))
+
+    def _flush(self) -> None:
+        """Schedule what comes next and tell everyone what changed."""
+        if not self.live:
+            return
+        events = self._events
+        table_changed = self._table_changed
+        self._events = []
+        self._table_changed = False
+        if events:
+            self._schedule()
+        if table_changed:
+            self._broadcast_table()
+        if events and self.game is not None:
+            self._broadcast_state(events)
+
+    def _broadcast_table(self) -> None:
+        message = self._table_message()
+        for conn in self._all_conns():
+            self._send(conn, message)
+
+    def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
+        game = self.game
+        assert game is not None
+        played = played_cards(game)
+        stamp = self._stamp()
+        timer = self._timer_info()
+        for seat in self.seats:
+            conn = seat.conn
+            if conn is None:
+                continue
+            message = {
+                "type": "state",
+                "v": self.v,
+                "at": stamp,
+                "view": player_view(game, seat.index).to_json(),
+                "timer": timer,
+                "events": events,
+            }
+            conn.send(render(message, seat.index, game, played=played))
+
+    def _state_message(self, index: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+        assert self.game is not None
+        return {
+            "type": "state",
+            "v": self.v,
+            "at": self._stamp(),
+            "view": player_view(self.game, index).to_json(),
+            "timer": self._timer_info(),
+            "events": events,
+        }
+
+    def _stamp(self) -> dict[str, int]:
+        game = self.game
+        assert game is not None
+        step = len(game.exchange_log) - len(game.pairs)
+        if game.round is not None:
+            step += len(game.round.history)
+        return {"game": self.game_number, "round": game.round_number, "step": step}
+
+    def _timer_info(self) -> dict[str, Any] | None:
+        if self._deadline is None:
+            return None
+        seat, deadline = self._deadline
+        remaining = max(0.0, deadline - asyncio.get_running_loop().time())
+        return {"seat": seat, "ends_in": round(remaining, 3)}
+
+    def _presence(self, seat: Seat) -> None:
+        if not self.live:
+            return
+        message = {
+            "type": "presence",
+            "seat": seat.index,
+            "connected": seat.conn is not None,
+            "auto": seat.auto,
+        }
+        for conn in self._all_conns():
+            self._send(conn, message)
+
+    def _all_conns(self) -> list[Conn]:
+        conns = [s.conn for s in self.seats if s.conn is not None]
+        conns.extend(self.watchers)
+        return conns
+
+    def _table_message(self) -> dict[str, Any]:
+        return {
+            "type": "table",
+            "table_id": self.id,
+            "phase": self.phase,
+            "host": self.host,
+            "rules": self.rules.to_dict(),
+            "turn_timer": self.turn_timer,
+            "game": self.game_number,
+            "records": list(range(1, len(self.records) + 1)),
+            "seats": [
+                {
+                    "seat": s.index,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "connected": s.kind == "bot" or s.conn is not None,
+                    "auto": s.auto,
+                    "host": s.index == self.host,
+                }
+                for s in self.seats
+            ],
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The public state (the ``table`` message without its type)."""
+        out = self._table_message()
+        del out["type"]
+        return out
+
+    # -- timers and computer players ------------------------------------------------------------
+
+    def _cancel_turn(self) -> None:
+        if self._turn_handle is not None:
+            self._turn_handle.cancel()
+            self._turn_handle = None
+        if self._round_handle is not None:
+            self._round_handle.cancel()
+            self._round_handle = None
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            self._bot_task = None
+        self._deadline = None
+
+    def _schedule(self) -> None:
+        """Arrange whatever must happen next without a person: a bot, a timer, the next deal."""
+        if not self.live:
+            return
+        self._cancel_turn()
+        game = self.game
+        if self.phase != "playing" or game is None:
+            return
+        loop = asyncio.get_running_loop()
+        if game.phase is Phase.ROUND_OVER:
+            self._round_handle = loop.call_later(
+                self.settings.round_pause, self._next_round, self.v
+            )
+            return
+        turn = game.turn
+        if turn is None or game.phase not in (Phase.PLAY, Phase.EXCHANGE):
+            return
+        seat = self.seats[turn]
+        delay = _jitter(self.settings.bot_delay, self.settings.bot_delay_jitter)
+        if seat.kind == "bot":
+            self._start_bot(turn, seat.level or "normal", "bot", delay)
+        elif seat.auto is not None:
+            self._start_bot(turn, "normal", "auto", delay)
+        elif self.turn_timer is not None:
+            self._deadline = (turn, loop.time() + self.turn_timer)
+            self._turn_handle = loop.call_later(self.turn_timer, self._on_timeout, self.v, turn)
+
+    def _next_round(self, v: int) -> None:
+        self._round_handle = None
+        game = self.game
+        if v != self.v or game is None or game.phase is not Phase.ROUND_OVER:
+            return
+        try:
+            self._commit("next_round", {})
+        except Exception:
+            log.exception("table %s: could not deal the next round", self.id)
+            return
+        self._flush()
+
+    def _on_timeout(self, v: int, index: int) -> None:
+        self._turn_handle = None
+        self._deadline = None
+        if v != self.v or self.game is None or self.game.turn != index:
+            return
+        self._set_auto(self.seats[index], "timeout")
+
+    def _start_grace(self, seat: Seat) -> None:
+        if not self.live or self.settings.grace is None or seat.auto is not None:
+            return
+        if seat.grace is not None:
+            seat.grace.cancel()
+        seat.grace = asyncio.get_running_loop().call_later(
+            self.settings.grace, self._on_grace, seat.index
+        )
+
+    def _on_grace(self, index: int) -> None:
+        seat = self.seats[index] if index < len(self.seats) else None
+        if seat is None:
+            return
+        seat.grace = None
+        if seat.conn is None and seat.kind == "human" and self.phase == "playing":
+            self._set_auto(seat, "disconnected")
+
+    def _set_auto(self, seat: Seat, auto: Literal["timeout", "disconnected"] | None) -> None:
+        """A computer player starts (or stops) standing in for a person."""
+        if seat.auto == auto:
+            return
+        seat.auto = auto
+        self._presence(seat)
+        game = self.game
+        if self.live and game is not None and self.phase == "playing" and game.turn == seat.index:
+            self._schedule()
+            if self._deadline is not None:
+                self._broadcast_state([])  # everyone learns the new deadline
+
+    def _start_bot(self, index: int, level: str, actor: str, delay: float) -> None:
+        self._bot_task = asyncio.get_running_loop().create_task(
+            self._bot_turn(self.v, index, level, actor, delay)
+        )
+
+    async def _bot_turn(self, v: int, index: int, level: str, actor: str, delay: float) -> None:
+        game = self.game
+        assert game is not None
+        started = time.monotonic()
+        view = player_view(game, index)
+        seed = (self.seed * 1_000_003 + v * 101 + index) % (1 << 63)
+        move = await self.service.bots.choose(level, seed, view)
+        rest = delay - (time.monotonic() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        if v != self.v or self.game is not game or game.turn != index:
+            return
+        seat = self.seats[index]
+        if seat.kind != "bot" and seat.auto is None:
+            return
+        self._bot_task = None  # this task is finishing: _schedule must not cancel it
+        try:
+            self._commit_move(index, move, None, actor)
+        except Exception:
+            log.exception("table %s: the computer player's move failed", self.id)
+            return
+        self._flush()
+
+    def close(self) -> None:
+        """Stop timers and tasks (server shutdown)."""
+        self.live = False
+        self._cancel_turn()
+        for seat in self.seats:
+            if seat.grace is not None:
+                seat.grace.cancel()
+                seat.grace = None
+
+
+def _names(cards: int) -> list[str]:
+    from ..engine import mask_names
+
+    return mask_names(cards)
+
+
+def _action_fields(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "kind": data["action"],
+        "cards": tuple(data.get("cards", ())),
+        "jokers": dict(data.get("jokers", {})),
+    }
+
+
+def _echo_mask(message: P._Client) -> int:
+    """The cards a client message named (they may be named back to it in an error)."""
+    mask = 0
+    for text in list(getattr(message, "cards", None) or []) + list(
+        (getattr(message, "jokers", None) or {}).keys()
+    ):
+        with contextlib.suppress(CardError):
+            mask |= 1 << parse_card(text)
+    return mask & ~GIVE
+
+
+class TableService:
+    """All tables of one server process, their store and the computer players' runner."""
+
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+        self.settings = settings
+        self.store = store or Store.in_dir(settings.data_dir, settings.sqlite_synchronous)
+        self.bots = BotRunner(
+            processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
+        )
+        self.tables: dict[str, Table] = {}
+
+    def create(
+        self, name: str | None, rules: Any = None, turn_timer: Any = ...
+    ) -> tuple[Table, str]:
+        """A new table whose creator (the host) sits in seat 0; returns it and the seat token."""
+        clean = P.check_name(name)
+        try:
+            rules_value = rules_from_dict(rules if rules is not None else {"preset": "standard"})
+        except OptionsError as error:
+            raise ProtocolError(error.code, error.message, error.rule, **error.params) from None
+        if turn_timer is ...:
+            timer = self.settings.turn_timer
+        elif turn_timer is None:
+            timer = None
+        elif (
+            isinstance(turn_timer, int | float)
+            and not isinstance(turn_timer, bool)
+            and P.TURN_TIMER_MIN <= turn_timer <= P.TURN_TIMER_MAX
+        ):
+            timer = float(turn_timer)
+        else:
+            raise ProtocolError(
+                "bad_message",
+                f"turn_timer is seconds from {P.TURN_TIMER_MIN:g} to {P.TURN_TIMER_MAX:g}, "
+                "or null for none",
+                field="turn_timer",
+            )
+        table = Table(self, new_table_id())
+        token = new_token()
+        table._commit(
+            "create",
+            {
+                "rules": rules_value.changed_options(),
+                "turn_timer": timer,
+                "name": clean,
+                "token_hash": token_hash(token),
+            },
+        )
+        table._events.clear()
+        table._table_changed = False
+        self.tables[table.id] = table
+        table.go_live()
+        return table, token
+
+    def get(self, table_id: str) -> Table | None:
+        """The table with this id, restored from the store if it is not in memory."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if len(table_id) > 64 or not self.store.exists(table_id):
+            return None
+        table = Table.restore(self, table_id, self.store.events(table_id))
+        self.tables[table_id] = table
+        table.go_live()
+        return table
+
+    def restore_all(self) -> int:
+        """Restore every open table (changed within ``restore_days``); returns how many."""
+        since = None
+        if self.settings.restore_days is not None:
+            since = time.time() - self.settings.restore_days * 86400
+        count = 0
+        for table_id in self.store.tables_to_restore(since):
+            if table_id in self.tables:
+                continue
+            try:
+                table = Table.restore(self, table_id, self.store.events(table_id))
+            except Exception:
+                log.exception("could not restore table %s", table_id)
+                continue
+            self.tables[table_id] = table
+            table.go_live()
+            count += 1
+        return count
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()
+        self.bots.close()
+        self.store.close()

@@ -1,0 +1,147 @@
+"""The one view filter: every message the server sends to a connection passes through
+:func:`render` (rules R26, R27).
+
+It does two things:
+
+1. It resolves the private parts of a message. An event may carry ``"_private": {"seats":
+   [a, b], "cards": [...]}``: only seats ``a`` and ``b`` (the two seats of an exchange pair) get
+   those fields; everyone else gets the event without them.
+2. It checks the text that will go on the wire: every card string in it must be one the seat may
+   see now: its own hand and deal this round, the cards that passed between it and its exchange
+   partner, and every card played this round (plus, in a reply to the seat's own message, the
+   cards that message named). A message that fails is not sent; an ``internal`` error goes
+   instead, and the failure is counted in :data:`STATS` and logged. A connection holding no
+   seat may see no card at all.
+
+The state messages are built from :func:`cardverse.engine.player_view`, which already holds only
+what a seat may see; this filter is the last line that makes the promise hold whatever a future
+message type carries.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from ..engine import Game
+from ..engine.cards import card_name
+from ..engine.plays import CARDS_MASK, PASS
+
+log = logging.getLogger("cardverse.server.viewfilter")
+
+# Card strings as they appear in JSON text: "7H", "10S", "RJ", "BJ".
+_CARD_TEXT = re.compile(r'"(?:10|[2-9JQKA])[CDHS]"|"[RB]J"')
+_CARD_INDEX: dict[str, int] = {f'"{card_name(c)}"': c for c in range(54)}
+_FREE_TEXT_KEYS = frozenset({"name", "message"})  # people's names and English text
+
+STATS: dict[str, int] = {"messages": 0, "violations": 0}
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def played_cards(game: Game | None) -> int:
+    """Every card played in the current round (public to every seat)."""
+    if game is None or game.round is None:
+        return 0
+    mask = 0
+    for _, _, move in game.round.history:
+        if move != PASS:
+            mask |= move
+    return mask & CARDS_MASK
+
+
+def visible_cards(game: Game | None, seat: int | None, played: int | None = None) -> int:
+    """The cards seat ``seat`` may see now (R26): own deal and hand, own exchange, played."""
+    if game is None or seat is None:
+        return 0
+    mask = played_cards(game) if played is None else played
+    if game.deals:
+        mask |= game.deals[-1][seat]
+    mask |= game.hand(seat)
+    for giver, receiver, cards in game.exchange_log:
+        if seat in (giver, receiver):
+            mask |= cards
+    return mask
+
+
+def _resolve_private(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    events = message.get("events")
+    if not events or not any("_private" in e for e in events):
+        return message
+    resolved = []
+    for event in events:
+        private = event.get("_private")
+        if private is None:
+            resolved.append(event)
+            continue
+        public = {k: v for k, v in event.items() if k != "_private"}
+        if seat is not None and seat in private["seats"]:
+            public.update({k: v for k, v in private.items() if k != "seats"})
+        resolved.append(public)
+    return {**message, "events": resolved}
+
+
+def _cards_in(value: Any, found: list[str]) -> None:
+    """Card strings in a JSON value, outside the free-text fields (names, messages)."""
+    if isinstance(value, str):
+        if f'"{value}"' in _CARD_INDEX:
+            found.append(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _cards_in(key, found)
+            if key not in _FREE_TEXT_KEYS:
+                _cards_in(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _cards_in(item, found)
+
+
+def forbidden_cards(message: dict[str, Any], allowed: int) -> list[str]:
+    """Card strings in ``message`` (outside free text) that are not in ``allowed``."""
+    found: list[str] = []
+    _cards_in(message, found)
+    return [c for c in found if not allowed >> _CARD_INDEX[f'"{c}"'] & 1]
+
+
+def render(
+    message: dict[str, Any],
+    seat: int | None,
+    game: Game | None,
+    *,
+    played: int | None = None,
+    echo: int = 0,
+) -> str:
+    """The JSON text of ``message`` as seat ``seat`` (None: no seat) may receive it.
+
+    ``played`` may pass :func:`played_cards` computed once for several seats; ``echo`` holds the
+    cards named by the client message this one answers.
+    """
+    STATS["messages"] += 1
+    message = _resolve_private(message, seat)
+    text: str = _dumps(message)
+    allowed: int | None = None
+    for match in _CARD_TEXT.finditer(text):
+        if allowed is None:
+            allowed = visible_cards(game, seat, played) | echo
+        if not allowed >> _CARD_INDEX[match.group()] & 1:
+            bad = forbidden_cards(message, allowed)
+            if bad:
+                STATS["violations"] += 1
+                log.error(
+                    "view filter stopped a %s message to seat %s holding %s",
+                    message.get("type"),
+                    seat,
+                    bad,
+                )
+                return _dumps(
+                    {
+                        "type": "error",
+                        "code": "internal",
+                        "message": "the server withheld a message it may not send you",
+                        "params": {},
+                    }
+                )
+            break  # the hit was inside free text (a name such as "AS")
+    return text
