@@ -172,18 +172,22 @@ REFUSALS: dict[str, Any] = {
     ),
     "straight_too_high": {
         True: N_(
-            "During a revolution a straight must end lower than %(need)s, or equal it; "
-            "this one ends at %(got)s."
+            "During a revolution the lowest card of your straight must be lower than "
+            "%(need)s, or the same; yours is %(got)s."
         ),
         False: N_(
-            "During a revolution a straight must end lower than %(need)s; this one ends at %(got)s."
+            "During a revolution the lowest card of your straight must be lower than "
+            "%(need)s; yours is %(got)s."
         ),
     },
     "straight_too_low": {
         True: N_(
-            "A straight must reach higher than %(need)s, or equal it; this one reaches %(got)s."
+            "The highest card of your straight must be higher than %(need)s, or the same; "
+            "yours is %(got)s."
         ),
-        False: N_("A straight must reach higher than %(need)s; this one reaches %(got)s."),
+        False: N_(
+            "The highest card of your straight must be higher than %(need)s; yours is %(got)s."
+        ),
     },
     "equal_not_allowed": N_("Equal plays are off: %(got)s does not beat %(need)s."),
     "set_too_low": {

@@ -125,16 +125,16 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
     may = [
         _line(N_("On lead you must play: you may not pass. Otherwise you may always pass.")),
         _line(N_("A set is followed only by a set of the same size.")),
-        _line(N_("A set beats a set of a higher rank or of the same rank."))
+        _line(N_("To beat a set, play a higher rank or the same rank."))
         if rules.equal_plays
-        else _line(N_("A set beats only a set of a lower rank: the same rank is not enough.")),
+        else _line(N_("To beat a set, play a higher rank: the same rank is not enough.")),
     ]
     if rules.straights:
         may.append(_line(N_("A straight is followed only by a straight of the same length.")))
         may.append(
-            _line(N_("A straight beats a straight whose top card is lower or the same."))
+            _line(N_("To beat a straight, play one with a higher top card or the same top card."))
             if rules.equal_plays
-            else _line(N_("A straight beats only a straight whose top card is lower."))
+            else _line(N_("To beat a straight, play one with a higher top card."))
         )
         may.append(
             _line(
@@ -209,15 +209,15 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
             revolution.append(
                 _line(
                     N_(
-                        "Straights never start a revolution. During a revolution a straight beats "
-                        "one whose bottom card is higher, or the same."
+                        "Straights never start a revolution. During a revolution, to beat a "
+                        "straight play one with a lower bottom card or the same bottom card."
                     )
                 )
                 if rules.equal_plays
                 else _line(
                     N_(
-                        "Straights never start a revolution. During a revolution a straight beats "
-                        "only one whose bottom card is higher."
+                        "Straights never start a revolution. During a revolution, to beat a "
+                        "straight play one with a lower bottom card."
                     )
                 )
             )
