@@ -33,15 +33,9 @@ def _free_port() -> int:
 
 
 def make_app(data_dir: Path):  # type: ignore[no-untyped-def]
-    """The product's app when the server exists (it includes the web routes), else the pages."""
-    try:
-        from cardverse.server.app import create_app  # type: ignore[import-not-found]
-    except ImportError:
-        from starlette.applications import Starlette
+    """The product's app: the server's API and WebSocket with the web pages."""
+    from cardverse.server.app import create_app
 
-        from cardverse.web import web_routes
-
-        return Starlette(routes=web_routes())
     return create_app(data_dir=data_dir)
 
 
