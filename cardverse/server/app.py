@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..web import web_routes
 from . import protocol as P
 from .protocol import ProtocolError, parse_client_message
 from .tables import Settings, Table, TableService
@@ -305,6 +306,7 @@ def create_app(
             Route("/api/tables/{table_id}", get_table, methods=["GET"]),
             Route("/api/tables/{table_id}/records/{number:int}", get_record, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),
+            *web_routes(),  # the pages (cardverse.web)
         ],
         lifespan=lifespan,
     )
