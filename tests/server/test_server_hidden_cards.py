@@ -1,0 +1,170 @@
+"""R26/R27 over the wire: over many complete games, no message to any seat ever holds a card
+that seat may not see.
+
+The allowed cards are computed from the game record (the full truth, downloaded after the game),
+independently of the server's code: at round ``r`` after ``k`` steps (give-backs, then plays and
+passes), seat ``s`` may see its own deal, the cards that passed between it and its exchange
+partner, and every card played so far. Every state message says where it stands (``at``), so
+each one is checked against exactly that moment; its hand must also be the true hand then.
+Messages without ``at`` (table, presence, acks…) may hold no card at all.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from server_support import Client, ServerThread, create_table, play_randomly, run
+
+from cardverse.server.viewfilter import STATS
+
+CARD = re.compile(r'"((?:10|[2-9JQKA])[CDHS]|[RB]J)"')
+
+Moment = tuple[int, int]  # (round, step)
+
+
+def truth(
+    record: dict[str, Any],
+) -> tuple[dict[Moment, list[set[str]]], dict[Moment, list[set[str]]]]:
+    """For every moment: the cards each seat may see, and each seat's true hand."""
+    players = len(record["players"])
+    places = record["result"]["places"]
+    allowed: dict[Moment, list[set[str]]] = {}
+    hands_at: dict[Moment, list[set[str]]] = {}
+    for number, round_ in enumerate(record["rounds"], start=1):
+        deal = [set(hand) for hand in round_["hands"]]
+        seen = [set(hand) for hand in deal]
+        hands = [set(hand) for hand in deal]
+        exchange = round_.get("exchange", [])
+        partner: dict[int, int] = {}
+        if exchange:
+            order = places[number - 2]
+            partner = {order[-1]: order[0]}
+            if players >= 4:
+                partner[order[-2]] = order[1]
+        gifts = len(partner)
+        for action in exchange[:gifts]:
+            giver, cards = action["seat"], set(action["cards"])
+            receiver = partner[giver]
+            for seat in (giver, receiver):
+                seen[seat] |= cards
+            hands[giver] -= cards
+            hands[receiver] |= cards
+        back = {receiver: giver for giver, receiver in partner.items()}
+        steps = [("give", a) for a in exchange[gifts:]] + [("act", a) for a in round_["actions"]]
+        allowed[(number, 0)] = [set(s) for s in seen]
+        hands_at[(number, 0)] = [set(h) for h in hands]
+        for index, (kind, action) in enumerate(steps, start=1):
+            seat, cards = action["seat"], set(action.get("cards", []))
+            if kind == "give":
+                to = back[seat]
+                seen[seat] |= cards
+                seen[to] |= cards
+                hands[seat] -= cards
+                hands[to] |= cards
+            else:
+                for other in range(players):
+                    seen[other] |= cards
+                hands[seat] -= cards
+            allowed[(number, index)] = [set(s) for s in seen]
+            hands_at[(number, index)] = [set(h) for h in hands]
+    return allowed, hands_at
+
+
+def check_messages(client: Client, record: dict[str, Any]) -> int:
+    """Check every message ``client`` received; return how many carried cards."""
+    allowed, hands = truth(record)
+    seat = client.seat
+    assert seat is not None
+    with_cards = 0
+    for raw, message in zip(client.raw, client.messages, strict=True):
+        cards = set(CARD.findall(raw))
+        if "at" not in message:
+            assert not cards, (seat, raw)
+            continue
+        moment = (message["at"]["round"], message["at"]["step"])
+        assert message["at"]["game"] == 1
+        may_see = allowed[moment][seat]
+        assert cards <= may_see, (seat, moment, cards - may_see, raw)
+        assert set(message["view"]["hand"]) == hands[moment][seat], (seat, moment)
+        assert message["view"]["hand_counts"] == [len(h) for h in hands[moment]]
+        with_cards += bool(cards)
+    return with_cards
+
+
+CONFIGS: list[dict[str, Any]] = [
+    {"preset": "standard", "players": 4, "rounds": 3},
+    {"preset": "standard", "players": 3, "rounds": 2, "jokers": 2, "straights": True},
+    {
+        "preset": "standard",
+        "players": 5,
+        "rounds": 2,
+        "eight_stop": True,
+        "revolution": True,
+        "jokers": 1,
+    },
+    {"preset": "cardverse", "players": 6, "rounds": 2},
+    {
+        "preset": "standard",
+        "players": 8,
+        "rounds": 2,
+        "straights": True,
+        "jokers": 2,
+        "revolution": True,
+    },
+    {"preset": "cardverse", "players": 3, "rounds": 3},
+    {"preset": "standard", "players": 7, "rounds": 2, "exchange": False, "equal_plays": False},
+    {
+        "preset": "standard",
+        "players": 4,
+        "rounds": 2,
+        "straights": True,
+        "first_lead": "first_seat",
+    },
+]
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("repeat", [0, 1])
+def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
+    server: ServerThread, repeat: int
+) -> None:
+    violations = STATS["violations"]
+
+    async def one_game(config: dict[str, Any], seed: int, bots: int) -> int:
+        table = create_table(server.http, name="P0", rules=config)
+        url = server.ws_url(table["table_id"])
+        host = await Client(url, "P0").connect()
+        await host.join(token=table["token"])
+        clients = [host]
+        for index in range(1, config["players"] - bots):
+            client = await Client(url, f"P{index}").connect()
+            reply = await client.join(name=f"P{index}")
+            assert reply["type"] == "welcome", reply
+            clients.append(client)
+        if bots:
+            assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        await play_randomly(clients, random.Random(seed), timeout=120)
+        import httpx
+
+        record = httpx.get(
+            f"{server.http}/api/tables/{table['table_id']}/records/1", timeout=10
+        ).json()
+        checked = 0
+        for client in clients:
+            await client.close()
+            checked += check_messages(client, record)
+        return checked
+
+    async def body() -> None:
+        total = 0
+        for index, config in enumerate(CONFIGS):
+            seed = 1000 * repeat + index
+            total += await one_game(config, seed, bots=(index + repeat) % 3 == 0)
+        assert total > 500  # the check saw plenty of card-bearing messages
+
+    run(body, timeout=220)
+    assert STATS["violations"] == violations  # the server's own filter never had to step in

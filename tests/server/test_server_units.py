@@ -1,0 +1,185 @@
+"""In-process checks of the server's parts: the view filter, restoring from the event log, the
+protocol documentation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardverse.engine import Game, Rules, mask_names, player_view
+from cardverse.server import protocol as P
+from cardverse.server.protocol import parse_client_message
+from cardverse.server.store import Store
+from cardverse.server.tables import Settings, Table, TableService
+from cardverse.server.viewfilter import STATS, render, visible_cards
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def _game() -> Game:
+    return Game(Rules.make("standard", players=4), seed=5)
+
+
+def test_R26_filter_withholds_another_seats_cards() -> None:
+    game = _game()
+    before = STATS["violations"]
+    leak = {"type": "state", "view": {"hand": mask_names(game.hand(1))}}
+    out = json.loads(render(leak, 0, game))
+    assert out["type"] == "error" and out["code"] == "internal"
+    assert STATS["violations"] == before + 1
+    own = {"type": "state", "view": player_view(game, 0).to_json()}
+    assert json.loads(render(own, 0, game)) == own
+    # A connection without a seat sees no card at all.
+    assert json.loads(render(own, None, game))["code"] == "internal"
+
+
+def test_R26_filter_resolves_exchange_cards_for_the_pair_only() -> None:
+    game = _game()
+    cards = mask_names(game.hand(3))[:2]
+    event = {
+        "event": "gift",
+        "seat": 3,
+        "to": 0,
+        "count": 2,
+        "_private": {"seats": [3, 0], "cards": cards},
+    }
+    message = {"type": "state", "events": [event]}
+    for seat in (1, 2):
+        out = json.loads(render(message, seat, game))
+        assert out["events"] == [{"event": "gift", "seat": 3, "to": 0, "count": 2}]
+    assert json.loads(render(message, 3, game))["events"][0]["cards"] == cards
+
+
+def test_filter_ignores_names_that_look_like_cards_and_allows_echoes() -> None:
+    game = _game()
+    table = {"type": "table", "seats": [{"name": "AS"}, {"name": "RJ"}]}
+    assert json.loads(render(table, None, None)) == table
+    foreign = mask_names(game.hand(2))[0]
+    error = {
+        "type": "error",
+        "code": "card_not_in_hand",
+        "message": "x",
+        "params": {"cards": [foreign]},
+    }
+    from cardverse.engine import parse_card
+
+    echo = 1 << parse_card(foreign)
+    assert json.loads(render(error, 0, game, echo=echo))["code"] == "card_not_in_hand"
+    assert json.loads(render(error, 0, game))["code"] == "internal"
+    assert visible_cards(game, 0) == game.hand(0)
+
+
+class FakeConn:
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
+def _state_of(table: Table) -> Any:
+    game = table.game
+    assert game is not None
+    return (
+        table.phase,
+        table.v,
+        table.n,
+        table.game_number,
+        table.rules,
+        [(s.kind, s.name, s.level, s.token_hash, s.last_seq) for s in table.seats],
+        game.phase,
+        game.round_number,
+        game.hands,
+        game.points,
+        game.places,
+        list(game.round.history) if game.round else None,
+        game.exchange_log,
+        len(table.records),
+    )
+
+
+@pytest.mark.timeout(60)
+def test_restoring_from_the_log_rebuilds_the_same_table(tmp_path: Path) -> None:
+    async def body() -> None:
+        settings = Settings(
+            data_dir=tmp_path,
+            turn_timer=None,
+            grace=None,
+            bot_delay=0,
+            round_pause=0,
+            bot_processes=0,
+        )
+        service = TableService(settings)
+        table, token = service.create("Ann", {"preset": "standard", "rounds": 3})
+        conns = [FakeConn() for _ in range(4)]
+        for conn in conns:
+            table.attach(conn)
+        table.handle(conns[0], parse_client_message(json.dumps({"type": "join", "token": token})))
+        for index in (1, 2):
+            table.handle(
+                conns[index],
+                parse_client_message(json.dumps({"type": "join", "name": f"P{index}"})),
+            )
+        seq = [10, 10, 10, 10]
+
+        def send(index: int, message: dict[str, Any]) -> None:
+            seq[index] += 1
+            text = json.dumps({**message, "seq": seq[index]})
+            table.handle(conns[index], parse_client_message(text))
+
+        send(0, {"type": "add_bot", "level": "easy"})
+        send(0, {"type": "start"})
+        rng = random.Random(2)
+        for _ in range(2000):
+            await asyncio.sleep(0)
+            game = table.game
+            assert game is not None
+            if game.over:
+                break
+            turn = game.turn
+            if turn is None or turn == 3 or not game.legal_moves():
+                await asyncio.sleep(0.005)
+                continue
+            view = player_view(game, turn).to_json()
+            move = dict(rng.choice(view["legal_moves"]))
+            kind = move.pop("action")
+            send(turn, {"type": kind, **move})
+            if game.round_number == 2 and game.round and len(game.round.history) == 7:
+                restored = Table.restore(service, table.id, service.store.events(table.id))
+                assert _state_of(restored) == _state_of(table)
+        assert table.game is not None and table.game.over
+        send(0, {"type": "rematch"})
+        reopened = Store.in_dir(tmp_path)
+        restored = Table.restore(service, table.id, reopened.events(table.id))
+        assert _state_of(restored) == _state_of(table)
+        assert restored.records == table.records
+        reopened.close()
+        service.close()
+
+    asyncio.run(asyncio.wait_for(body(), 50))
+
+
+def test_every_error_code_is_documented() -> None:
+    docs = DOCS.read_text(encoding="utf-8")
+    for code in P.ERROR_CODES:
+        assert f"`{code}`" in docs, code
+
+
+def test_docs_hold_the_current_schemas() -> None:
+    docs = DOCS.read_text(encoding="utf-8")
+    begin, end = "<!-- schemas:begin -->", "<!-- schemas:end -->"
+    section = docs[docs.index(begin) + len(begin) : docs.index(end)].strip()
+    assert section == P.schemas_markdown().strip(), (
+        "docs/protocol.md is out of date: run python -m cardverse.server.protocol"
+    )
+    assert f"Protocol version: {P.PROTOCOL_VERSION}" in docs
