@@ -143,6 +143,11 @@ def test_screenshots_and_layout(
         page.screenshot(path=str(artifacts / f"{name}-{lang}-{size}.png"), full_page=True)
         overflow = page.evaluate("document.documentElement.scrollWidth")
         assert overflow <= width, f"{name} {lang}: the page is {overflow}px wide at {width}px"
+        hidden = page.evaluate(
+            "[...document.querySelectorAll('.table-scroll')]"
+            ".map(e => e.scrollWidth - e.clientWidth).filter(d => d > 0)"
+        )
+        assert not hidden, f"{name} {lang}: a table needs sideways scrolling at {width}px"
         failures = page.evaluate(CONTRAST)
         assert not failures, f"{name} {lang} {size}: low contrast {failures[:5]}"
 
