@@ -23,6 +23,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy cardverse/engine cardverse/notation.py
 
 unit: $(STAMP)
+	bash scripts/ensure-chromium.sh
 	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck unit
