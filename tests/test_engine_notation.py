@@ -165,6 +165,26 @@ def test_R13_engine_choice_position_after_all_others_passed_is_a_new_lead() -> N
         read_position(data)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="read_position accepts a finished trick when its winner still holds cards (a new "
+    "lead, R13) but refuses the same trick when the winner went out with it, although R13 says "
+    "who leads then: the next seat holding cards",
+)
+def test_R13_position_after_all_passed_on_a_winner_who_went_out_is_a_new_lead() -> None:
+    data = {
+        "hands": [[], ["9H", "9S"], ["4D", "KH"]],
+        "finished": [0],
+        "trick": [
+            {"seat": 0, "action": "play", "cards": ["JS"]},
+            {"seat": 1, "action": "pass"},
+            {"seat": 2, "action": "pass"},
+        ],
+        "turn": 1,
+    }
+    assert moves_of(data) == expect("9H", "9S", "9H 9S")
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

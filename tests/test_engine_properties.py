@@ -308,6 +308,8 @@ def play_random_game(rules: Rules, rng: random.Random, record_check: bool = True
         moves = check_step(rng, game)
         if steps % 7 == 0:
             check_views(game, list(range(rules.players)))
+        else:
+            check_views(game, [rng.randrange(rules.players)])
         move = rng.choice(moves)
         game.apply(move)
         steps += 1
