@@ -291,3 +291,20 @@ def test_R25_recorded_gift_may_name_any_equally_high_cards() -> None:
     with pytest.raises(IllegalAction) as error:
         game.start_next_round(deal2, gifts={2: hand("KS", "3S")})
     assert error.value.refusal.rule == "R25"
+
+
+def test_R25_give_back_answers_the_gift_card_for_card_with_a_short_scum() -> None:
+    # A bug fixed in game.py: with a partial deal the Scum held one card, gave it, and the
+    # President had to give back two, emptying its hand; the round then ended with a place -1.
+    game = quick_game(3, rounds=2)
+    game.start_next_round([hand("3D"), hand("4D"), hand("5D")])
+    assert game.exchange_log == [(2, 0, hand("5D"))]
+    assert {m & ~(1 << 64) for m in game.legal_moves()} == {hand("3D"), hand("5D")}
+    refusal = game.check(0, give("3D", "5D"))
+    assert refusal is not None and refusal.rule == "R25"
+    game.apply(give("3D"))
+    assert game.hands == [hand("5D"), hand("4D"), hand("3D")]
+    game.apply(play("3D"))  # the Scum leads and goes out
+    game.apply(play("5D"))
+    assert game.places == [[0, 1, 2], [2, 0, 1]]
+    assert game.points == [5, 3, 4]

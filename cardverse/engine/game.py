@@ -93,7 +93,7 @@ class Game:
             self.leader = self.places[-1][-1]  # R24: the previous Scum leads
         if self.round_number > 1 and self.rules.exchange:
             self.pairs = exchange_pairs(self.places[-1])
-            for pair in self.pairs:
+            for index, pair in enumerate(self.pairs):
                 hand = hands[pair.giver]
                 gift = (gifts or {}).get(pair.giver)
                 if gift is None:
@@ -112,6 +112,9 @@ class Game:
                 hands[pair.giver] &= ~gift
                 hands[pair.receiver] |= gift
                 self.exchange_log.append((pair.giver, pair.receiver, gift))
+                # The give-back answers the gift card for card: a giver short of cards (a partial
+                # deal) gets back no more than it gave, and the receiver never gives its hand away.
+                self.pairs[index] = ExchangePair(pair.giver, pair.receiver, gift.bit_count())
             self.pending = [p for p in self.pairs if hands[p.receiver]]
             self.exchange_hands = hands
             self.round = None
