@@ -32,12 +32,19 @@ from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
 from .endgame import solve_duel, sure_win
-from .knowledge import Knowledge
+from .knowledge import Knowledge, PlausibleDeals
 from .normal import view_context
 
 DEFAULT_TIME = 1.0
 MAX_CANDIDATES = 12
-MIN_VISITS = 8
+MIN_VISITS = 4
+SHARED = 0.5  # share of the budget spent on deals shared by every candidate
+SURPRISE = 0.2  # weight factor of a sampled deal per action the policy would not have made
+POOL_SHARE = 0.5  # candidate deals weighed per playout of the budget
+MIN_POOL = 8
+MAX_POOL = 500
+BURN_IN = 100  # Metropolis steps before the first kept deal (fewer for small budgets)
+POOL_TIME_SHARE = 0.25  # share of the time limit that weighing deals may take
 EXPLORATION = 0.5
 TIME_MARGIN = 0.92  # stop the search a little before the limit, to leave time to answer
 
@@ -98,7 +105,23 @@ class HardBot(BotBase):
             self.last_reason = "policy"
             return candidates[0]
         self.last_reason = "search"
-        return self._search(view, knowledge, template, candidates, style, start)
+        if self.playouts is not None:
+            pool = min(MAX_POOL, max(MIN_POOL, int(self.playouts * POOL_SHARE)))
+        else:
+            pool = MAX_POOL
+        pool_deadline = (
+            start + self.time_limit * POOL_TIME_SHARE if self.time_limit is not None else None
+        )
+        deals = PlausibleDeals(
+            view,
+            knowledge,
+            self.rng,
+            pool=pool,
+            surprise=SURPRISE,
+            burn_in=min(BURN_IN, pool),
+            deadline=pool_deadline,
+        )
+        return self._search(view, deals, template, candidates, style, start)
 
     def _candidates(self, view: PlayerView, fallback: int, style: policy.Style) -> list[int]:
         """The root moves worth searching: suit-equivalent plays merged, long lists cut."""
@@ -140,13 +163,12 @@ class HardBot(BotBase):
     def _search(
         self,
         view: PlayerView,
-        knowledge: Knowledge,
+        deals: PlausibleDeals,
         template: Round,
         candidates: list[int],
         style: policy.Style,
         start: float,
     ) -> int:
-        rng = self.rng
         me = view.seat
         players = view.rules.players
         scale = 1.0 / (players - 1)
@@ -157,21 +179,32 @@ class HardBot(BotBase):
         deadline = start + self.time_limit * TIME_MARGIN if self.time_limit is not None else None
         clock = time.perf_counter
         done = 0
-        warmup = MIN_VISITS
+        # Shared phase: every candidate on the same sampled deals (common random numbers), so
+        # that the comparison between moves is like for like; at least MIN_VISITS rounds.
         if budget is not None:
-            warmup = max(1, min(MIN_VISITS, budget // (2 * arms)))
-        # Warm-up: every candidate on the same sampled deals (common random numbers).
-        for _ in range(warmup):
-            hands = knowledge.sample(rng)
+            shared_until = max(MIN_VISITS * arms, int(budget * SHARED))
+        else:
+            shared_until = 1 << 62
+        shared_deadline = (
+            start + self.time_limit * TIME_MARGIN * SHARED if self.time_limit is not None else None
+        )
+        rounds = 0
+        while done + arms <= shared_until or rounds < MIN_VISITS:
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and clock() >= deadline:
+                break
+            if rounds >= MIN_VISITS and shared_deadline is not None and clock() >= shared_deadline:
+                break
+            hands = deals.sample()
             for arm in range(arms):
-                if (budget is not None and done >= budget) or (
-                    deadline is not None and clock() >= deadline
-                ):
+                if budget is not None and done >= budget:
                     break
                 points = _playout(template, hands, candidates[arm], me, style)
                 visits[arm] += 1
                 totals[arm] += (points - 1) * scale
                 done += 1
+            rounds += 1
         # Then UCB1 over the candidates, a fresh deal for each playout.
         while (budget is None or done < budget) and (deadline is None or clock() < deadline):
             log_n = math.log(done + 1)
@@ -185,7 +218,7 @@ class HardBot(BotBase):
                 score = totals[arm] / n + EXPLORATION * math.sqrt(log_n / n)
                 if score > best_score:
                     best_arm, best_score = arm, score
-            hands = knowledge.sample(rng)
+            hands = deals.sample()
             points = _playout(template, hands, candidates[best_arm], me, style)
             visits[best_arm] += 1
             totals[best_arm] += (points - 1) * scale

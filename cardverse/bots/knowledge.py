@@ -12,11 +12,15 @@ all of this.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
-from ..engine import PlayerView
-from ..engine.cards import cards_of, deck_mask
+from ..engine import PASS, PlayerView, Round
+from ..engine.cards import JOKER_MASK, cards_of, deck_mask
 from ..engine.exchange import card_height
+from ..engine.movegen import legal_plays
+from ..engine.plays import CARDS_MASK, play_info
+from .policy import Style, fast_follow, fast_lead, follow_play, lead_play
 
 
 @dataclass(frozen=True)
@@ -112,3 +116,149 @@ class Knowledge:
                     hands[seat] |= 1 << card
                 position += need
         return hands
+
+
+class Evidence:
+    """The others' past decisions this round, to judge how plausible a hidden hand is.
+
+    The public course of a round (tricks, passes, revolutions, hand sizes) does not depend on
+    who holds which hidden card, so one replay records, for every action of another seat, what
+    that seat knew publicly and which of its cards it still had to play later. A seat's hand at
+    that moment is then its current hand plus those later cards, and :meth:`misses` counts the
+    actions the heuristic policy would not have made from it. Each seat is judged on its own.
+    """
+
+    def __init__(self, view: PlayerView, knowledge: Knowledge) -> None:
+        self.rules = view.rules
+        self.style = Style.of(view.rules)
+        players = knowledge.players
+        history = [(seat, move) for _, seat, move in view.history]
+        # (later cards, play on top or None, revolution, fewest cards of an opponent,
+        #  cards of the player on top, the move made)
+        self.decisions: list[list[tuple[int, int | None, bool, int, int, int]]] = [
+            [] for _ in range(players)
+        ]
+        if not history:
+            return
+        played = [0] * players
+        for seat, move in history:
+            if move != PASS:
+                played[seat] |= move & CARDS_MASK
+        deal = knowledge.sample(random.Random(0))
+        round_ = Round(view.rules, [deal[s] | played[s] for s in range(players)], history[0][0])
+        held = round_.hands
+        for seat, move in history:
+            if seat != view.seat:
+                later = held[seat] & ~deal[seat]
+                fewest = min(
+                    (held[o].bit_count() for o in range(players) if o != seat and held[o]),
+                    default=0,
+                )
+                last = round_.last_move
+                last_count = held[round_.last_seat].bit_count() if last is not None else 0
+                self.decisions[seat].append(
+                    (later, last, round_.revolution, fewest, last_count, move)
+                )
+            round_.apply_unchecked(move)
+
+    def misses(self, seat: int, hand: int) -> int:
+        """How many of ``seat``'s actions the policy would not have made holding ``hand`` now."""
+        style = self.style
+        rules = self.rules
+        count = 0
+        for later, last, revolution, fewest, last_count, move in self.decisions[seat]:
+            then = hand | later
+            fast = not style.straights and not then & JOKER_MASK
+            if last is None:
+                if fast:
+                    guess = fast_lead(then, revolution, style, fewest)
+                else:
+                    legal = legal_plays(then, None, revolution, rules.equal_plays, style.straights)
+                    guess = lead_play(then, legal, revolution, style, fewest)
+            elif fast:
+                guess = fast_follow(then, last, revolution, style, last_count)
+            else:
+                legal = legal_plays(then, last, revolution, rules.equal_plays, style.straights)
+                legal.append(PASS)
+                guess = follow_play(then, legal, revolution, style, last_count)
+            if guess != move and not _same_play(guess, move, style):
+                count += 1
+        return count
+
+
+class PlausibleDeals:
+    """Deals consistent with the view, drawn in proportion to how well they explain the play.
+
+    A deal's weight is ``surprise`` to the power of the others' actions the policy would not
+    have made (:class:`Evidence`). The pool is a Metropolis chain over deals: swap one hidden card
+    between two other seats (keeping the exchange facts), accept by the change of weight. With
+    ``surprise`` = 1, or no action of another seat yet, it is plain uniform sampling.
+    """
+
+    def __init__(
+        self,
+        view: PlayerView,
+        knowledge: Knowledge,
+        rng: random.Random,
+        *,
+        pool: int,
+        surprise: float,
+        burn_in: int = 100,
+        thin: int = 2,
+        deadline: float | None = None,
+    ) -> None:
+        self.knowledge = knowledge
+        self.rng = rng
+        self.deals: list[list[int]] = []
+        others = [s for s in knowledge.others() if view.seat != s]
+        if (
+            surprise >= 1.0
+            or len(others) < 2
+            or not any(s != view.seat for _, s, _ in view.history)
+        ):
+            return
+        evidence = Evidence(view, knowledge)
+        hands = knowledge.sample(rng)
+        misses = {s: evidence.misses(s, hands[s]) for s in others}
+        pinned = knowledge.pinned
+        caps = knowledge.caps
+        steps = burn_in + pool * thin
+        clock = time.perf_counter
+        for step in range(steps):
+            if deadline is not None and step % 16 == 0 and clock() >= deadline and self.deals:
+                break
+            a, b = rng.sample(others, 2)
+            free_a = cards_of(hands[a] & ~pinned[a])
+            free_b = cards_of(hands[b] & ~pinned[b])
+            if free_a and free_b:
+                x = free_a[rng.randrange(len(free_a))]
+                y = free_b[rng.randrange(len(free_b))]
+                if card_height(y) <= caps[a] and card_height(x) <= caps[b]:
+                    new_a = hands[a] & ~(1 << x) | (1 << y)
+                    new_b = hands[b] & ~(1 << y) | (1 << x)
+                    miss_a = evidence.misses(a, new_a)
+                    miss_b = evidence.misses(b, new_b)
+                    change = miss_a + miss_b - misses[a] - misses[b]
+                    if change <= 0 or rng.random() < surprise**change:
+                        hands[a], hands[b] = new_a, new_b
+                        misses[a], misses[b] = miss_a, miss_b
+            if step >= burn_in and (step - burn_in) % thin == 0:
+                self.deals.append(list(hands))
+
+    def sample(self) -> list[int]:
+        """One deal: from the chain's pool, or uniform when there is no pool."""
+        if not self.deals:
+            return self.knowledge.sample(self.rng)
+        return self.deals[self.rng.randrange(len(self.deals))]
+
+
+def _same_play(a: int, b: int, style: Style) -> bool:
+    """Plays that differ only by suits count as the same choice when straights are off."""
+    if style.straights or a == PASS or b == PASS:
+        return False
+    ia, ib = play_info(a), play_info(b)
+    return (
+        ia.rank == ib.rank
+        and ia.size == ib.size
+        and (a & JOKER_MASK).bit_count() == (b & JOKER_MASK).bit_count()
+    )

@@ -1,0 +1,552 @@
+"""Computer players (R26–R30): legality everywhere, determinism, budgets, and what they may see."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+
+import pytest
+
+from cardverse.bots import BOT_LEVELS, Bot, NotAViewError, make_bot
+from cardverse.bots.easy import EasyBot
+from cardverse.bots.endgame import solve_duel, sure_win
+from cardverse.bots.hard import HardBot
+from cardverse.bots.knowledge import Evidence, Knowledge, PlausibleDeals
+from cardverse.bots.normal import NormalBot
+from cardverse.bots.policy import (
+    Style,
+    fast_follow,
+    fast_lead,
+    follow_play,
+    lead_play,
+)
+from cardverse.engine import GIVE, PASS, Game, Phase, PlayerView, Round, Rules, player_view
+from cardverse.engine.cards import JOKER_MASK, parse_cards
+from cardverse.engine.exchange import card_height
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def cards(text: str) -> int:
+    return parse_cards(text.split())
+
+
+def move_of(text: str) -> int:
+    return cards(text)
+
+
+def view_after(
+    rules: Rules, hands: list[str], actions: tuple[str, ...] | list[str] = ()
+) -> PlayerView:
+    """The view of the seat on turn after ``actions`` ("pass" or cards) from a dealt position."""
+    game = Game(rules, hands=[cards(h) for h in hands])
+    for action in actions:
+        game.apply(PASS if action == "pass" else move_of(action))
+    assert game.turn is not None
+    return player_view(game, game.turn)
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Any option combination the rules allow (R4)."""
+    if rng.random() < 0.3:
+        return Rules.make(
+            "cardverse",
+            players=rng.randint(3, 6),
+            rounds=rng.randint(1, 3),
+            revolution=rng.random() < 0.7,
+            eight_stop=rng.random() < 0.5,
+            exchange=rng.random() < 0.8,
+            first_lead=rng.choice(["first_seat", "three_of_clubs"]),
+        )
+    return Rules.make(
+        "standard",
+        players=rng.randint(3, 8),
+        rounds=rng.randint(1, 3),
+        equal_plays=rng.random() < 0.5,
+        revolution=rng.random() < 0.5,
+        straights=rng.random() < 0.5,
+        jokers=rng.choice([0, 1, 2]),
+        eight_stop=rng.random() < 0.5,
+        exchange=rng.random() < 0.8,
+        first_lead=rng.choice(["first_seat", "three_of_clubs"]),
+    )
+
+
+def play_out(game: Game, bots: list[Bot]) -> list[int]:
+    """Play a game to its end with one bot per seat; every action is checked legal."""
+    moves: list[int] = []
+    while not game.over:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = player_view(game, seat)
+        move = bots[seat].choose(view)
+        assert move in view.legal_moves
+        game.apply(move, seat)
+        moves.append(move)
+    return moves
+
+
+# -- the interface ------------------------------------------------------------------------------
+
+
+def test_make_bot_builds_every_level() -> None:
+    for level in BOT_LEVELS:
+        bot = make_bot(level, seed=1, playouts=10)
+        assert isinstance(bot, Bot)
+        assert bot.level == level
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_bot("expert")
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_R27_bot_refuses_a_game(level: str) -> None:
+    """A bot decides from a PlayerView only: handing it the full state is refused."""
+    game = Game(Rules.make("cardverse"), seed=3)
+    bot = make_bot(level, seed=1, playouts=5)
+    with pytest.raises(NotAViewError):
+        bot.choose(game)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        bot.choose(player_view(game, 0).to_json())  # type: ignore[arg-type]
+
+    class Sneaky(PlayerView):
+        pass
+
+    view = player_view(game, game.turn or 0)
+    fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
+    with pytest.raises(NotAViewError):
+        bot.choose(Sneaky(**fields))
+
+
+def test_R27_view_type_has_no_room_for_other_hands() -> None:
+    """The view's fields: own hand, public counts and history, own exchange only (R26)."""
+    names = {f.name for f in dataclasses.fields(PlayerView)}
+    assert names == {
+        "seat",
+        "rules",
+        "round_number",
+        "phase",
+        "hand",
+        "hand_counts",
+        "turn",
+        "leader",
+        "trick",
+        "history",
+        "passed",
+        "finished",
+        "revolution",
+        "points",
+        "places",
+        "exchange",
+        "exchange_pairs",
+        "legal_moves",
+    }
+    assert PlayerView.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_R27_decision_ignores_hidden_cards(level: str) -> None:
+    """Shuffling the unseen cards among the other seats changes neither the view nor the move."""
+    rng = random.Random(11)
+    rules = Rules.make("cardverse", players=4)
+    checked = 0
+    for seed in range(12):
+        game = Game(rules, seed=seed)
+        history: list[int] = []
+        steps = rng.randint(0, 25)
+        while len(history) < steps and not game.over:
+            move = rng.choice(game.legal_moves())
+            game.apply(move)
+            history.append(move)
+        if game.over:
+            continue
+        me = game.turn
+        assert me is not None
+        # Another deal with the same public story: the hidden cards move between the others.
+        played = [0] * 4
+        assert game.round is not None
+        for _, seat, move in game.round.history:
+            if move != PASS:
+                played[seat] |= move & ((1 << 54) - 1)
+        hidden = [c for s in range(4) if s != me for c in range(54) if game.hands[s] >> c & 1]
+        rng.shuffle(hidden)
+        other_hands = list(game.hands)
+        position = 0
+        for seat in range(4):
+            if seat == me:
+                continue
+            count = game.hands[seat].bit_count()
+            other_hands[seat] = sum(1 << c for c in hidden[position : position + count])
+            position += count
+        twin = Game(rules, hands=[other_hands[s] | played[s] for s in range(4)])
+        for move in history:
+            twin.apply(move)
+        view, twin_view = player_view(game, me), player_view(twin, me)
+        assert view == twin_view
+        first = make_bot(level, seed=5, playouts=30).choose(view)
+        second = make_bot(level, seed=5, playouts=30).choose(twin_view)
+        assert first == second
+        checked += 1
+    assert checked >= 8
+
+
+# -- legality across random positions and options ------------------------------------------
+
+
+def test_every_action_of_every_bot_is_legal_across_random_positions() -> None:
+    """Thousands of positions under random options: each level's answer is a legal action."""
+    rng = random.Random(2024)
+    easy, normal = EasyBot(), NormalBot(seed=1)
+    hard = HardBot(seed=1, playouts=12)
+    asked = {"easy": 0, "normal": 0, "hard": 0, "give": 0}
+    for index in range(70):
+        rules = random_rules(rng)
+        game = Game(rules, seed=index)
+        while not game.over:
+            if game.phase is Phase.ROUND_OVER:
+                game.start_next_round()
+                continue
+            seat = game.turn
+            assert seat is not None
+            view = player_view(game, seat)
+            legal = view.legal_moves
+            for bot in (easy, normal):
+                assert bot.choose(view) in legal
+                asked[bot.level] += 1
+            if legal[0] & GIVE:
+                asked["give"] += 1
+            if rng.random() < 0.15 or legal[0] & GIVE:
+                assert hard.choose(view) in legal
+                asked["hard"] += 1
+            # Drive the game on with a mix of random and bot moves, to reach odd positions.
+            move = rng.choice(legal) if rng.random() < 0.5 else normal.choose(view)
+            game.apply(move, seat)
+    assert asked["easy"] > 3000
+    assert asked["hard"] > 400
+    assert asked["give"] > 20
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_whole_games_between_bots_are_legal(level: str) -> None:
+    rng = random.Random(hash(level) & 0xFFFF)
+    for index in range(6):
+        rules = random_rules(rng)
+        bots: list[Bot] = [
+            make_bot(level if seat == 0 else rng.choice(BOT_LEVELS), seed=seat, playouts=10)
+            for seat in range(rules.players)
+        ]
+        play_out(Game(rules, seed=index), bots)
+
+
+# -- determinism and budget --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["cardverse", "standard"])
+def test_bots_are_deterministic_for_a_seed_and_playout_budget(preset: str) -> None:
+    options = {"rounds": 2} if preset == "cardverse" else {"jokers": 2, "straights": True}
+    rules = Rules.make(preset, **options)
+
+    def run() -> list[int]:
+        bots: list[Bot] = [
+            make_bot(level, seed=7 + seat, playouts=40)
+            for seat, level in enumerate(["hard", "normal", "easy", "hard"])
+        ]
+        return play_out(Game(rules, seed=99), bots)
+
+    assert run() == run()
+
+
+def test_hard_respects_its_time_budget() -> None:
+    """A generous check (not a benchmark): a 0.2 s budget is kept well under 1 s."""
+    rules = Rules.make("standard", jokers=2, straights=True, revolution=True, eight_stop=True)
+    game = Game(rules, seed=4)
+    bot = HardBot(seed=1, time_limit=0.2)
+    seat = game.turn
+    assert seat is not None
+    started = time.perf_counter()
+    move = bot.choose(player_view(game, seat))
+    elapsed = time.perf_counter() - started
+    assert move in game.legal_moves()
+    assert elapsed < 1.0
+    assert bot.last_playouts > 0
+
+
+def test_hard_default_budget_is_one_second_and_playouts_make_it_untimed() -> None:
+    assert HardBot().time_limit == 1.0
+    assert HardBot(playouts=50).time_limit is None
+    assert HardBot(playouts=50, time_limit=0.5).time_limit == 0.5
+    with pytest.raises(ValueError):
+        HardBot(playouts=0)
+
+
+def test_hard_spends_its_playout_budget() -> None:
+    rules = Rules.make("cardverse")
+    bot = HardBot(seed=3, playouts=120)
+    game = Game(rules, seed=8)
+    while True:
+        view = player_view(game, game.turn or 0)
+        if len(view.legal_moves) > 2:
+            break
+        game.apply(game.legal_moves()[0])
+    bot.choose(view)
+    if bot.last_reason == "search":
+        assert bot.last_playouts == 120
+
+
+# -- easy (R28) ---------------------------------------------------------------------------------
+
+CV = Rules.make("cardverse", players=3)
+STD = Rules.make("standard", players=3, first_lead="first_seat")
+
+
+def test_R28_easy_leads_its_lowest_single() -> None:
+    view = view_after(CV, ["5C 5D 9H 2S", "4C 6D", "7C 8D"])
+    assert EasyBot().choose(view) == move_of("5C")
+
+
+def test_R28_easy_covers_with_its_lowest_play() -> None:
+    view = view_after(CV, ["4C 9D", "6C 6D KH AS", "7C 8D"], ["4C"])
+    assert EasyBot().choose(view) == move_of("6C")
+
+
+def test_R28_easy_follows_lowest_during_revolution() -> None:
+    view = view_after(
+        CV, ["4C 4D 4H 4S 9D 8C", "6C QD KH 3S", "7C 8D"], ["4C 4D 4H 4S", "pass", "pass", "9D"]
+    )
+    assert view.revolution and view.seat == 1
+    assert EasyBot().choose(view) == move_of("6C")
+
+
+def test_R28_easy_passes_only_without_a_play() -> None:
+    view = view_after(CV, ["KC 9D", "6C 5D", "7C 8D"], ["KC"])
+    assert view.legal_moves == (PASS,)
+    assert EasyBot().choose(view) == PASS
+    view = view_after(CV, ["5C 9D", "AC 5D", "7C 8D"], ["5C"])
+    assert EasyBot().choose(view) == move_of("AC")
+
+
+def test_R28_easy_gives_back_its_lowest_cards() -> None:
+    rules = Rules.make("cardverse", players=3, rounds=2)
+    game = Game(rules, seed=5)
+    bots: list[Bot] = [EasyBot(), EasyBot(), EasyBot()]
+    while game.phase is not Phase.EXCHANGE:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        seat = game.turn
+        assert seat is not None
+        game.apply(bots[seat].choose(player_view(game, seat)))
+    seat = game.turn
+    assert seat is not None
+    view = player_view(game, seat)
+    move = EasyBot().choose(view)
+    assert move & GIVE
+    given = [c for c in range(54) if move >> c & 1]
+    kept = [c for c in range(54) if (view.hand & ~move) >> c & 1]
+    assert max(card_height(c) for c in given) <= min(card_height(c) for c in kept)
+
+
+# -- normal (R29) -------------------------------------------------------------------------------
+
+
+def test_R29_normal_does_not_break_a_pair_when_it_need_not() -> None:
+    view = view_after(CV, ["4C 9D", "5C 5D 9H KS", "7C 8D"], ["4C"])
+    assert NormalBot().choose(view) == move_of("9H")
+
+
+def test_R29_normal_keeps_its_2s_to_take_back_the_lead() -> None:
+    view = view_after(CV, ["AC 9D", "2C 4D 6H 8S 10S", "7C 8D"], ["AC"])
+    assert NormalBot().choose(view) == PASS
+    # With one weak card left after it, the 2 takes the lead back and wins.
+    view = view_after(CV, ["AC 9D", "2C 4D", "7C 8D"], ["AC"])
+    assert NormalBot().choose(view) == move_of("2C")
+
+
+def test_R29_normal_keeps_its_four_and_breaks_only_when_it_must() -> None:
+    view = view_after(
+        Rules.make("standard", players=3, first_lead="first_seat", revolution=True),
+        ["4C 9D", "7C 7D 7H 7S 5D KH", "8C 8D"],
+        ["4C"],
+    )
+    assert NormalBot().choose(view) == move_of("5D")
+
+
+def test_R29_normal_starts_a_revolution_with_a_weak_hand() -> None:
+    view = view_after(CV, ["QC QD QH QS 3C 4D 5H 6S", "AC KD", "2C 2D"])
+    assert NormalBot().choose(view) == move_of("QC QD QH QS")
+    view = view_after(CV, ["4C 4D 4H 4S KC AD 2H", "3C 6D", "5C 7D"])
+    assert NormalBot().choose(view) != move_of("4C 4D 4H 4S")
+
+
+def test_R29_normal_leads_whole_groups_and_a_straight_of_singles() -> None:
+    view = view_after(CV, ["6C 6D 9H KS", "3C 4D", "5C 7D"])
+    assert NormalBot().choose(view) == move_of("6C 6D")
+    rules = Rules.make("standard", players=3, straights=True, first_lead="first_seat")
+    view = view_after(rules, ["3C 4C 5C 9H 9S KD", "6D 7D", "8C 10D"])
+    move = NormalBot().choose(view)
+    assert move & cards("3C 4C 5C") == cards("3C 4C 5C")
+
+
+def test_policy_fast_path_matches_the_general_one() -> None:
+    """Two paths to the same answer: rank counts versus the legal move list (sets only)."""
+    rng = random.Random(5)
+    compared = 0
+    for index in range(250):
+        rules = Rules.make(
+            "standard",
+            players=rng.randint(3, 8),
+            revolution=rng.random() < 0.5,
+            eight_stop=rng.random() < 0.5,
+            equal_plays=rng.random() < 0.5,
+            jokers=rng.choice([0, 0, 1, 2]),
+        )
+        style = Style.of(rules)
+        round_ = Game(rules, seed=index).round
+        assert round_ is not None
+        while round_.turn >= 0:
+            hand = round_.hands[round_.turn]
+            legal = round_.legal_moves()
+            if not hand & JOKER_MASK:
+                fewest = min(
+                    h.bit_count() for s, h in enumerate(round_.hands) if s != round_.turn and h
+                )
+                if round_.last_move is None:
+                    general = lead_play(hand, legal, round_.revolution, style, fewest)
+                    fast = fast_lead(hand, round_.revolution, style, fewest)
+                else:
+                    count = round_.hands[round_.last_seat].bit_count()
+                    general = follow_play(hand, legal, round_.revolution, style, count)
+                    fast = fast_follow(hand, round_.last_move, round_.revolution, style, count)
+                assert fast == general
+                compared += 1
+            round_.apply_unchecked(rng.choice(legal))
+    assert compared > 10000
+
+
+# -- hard (R30) ---------------------------------------------------------------------------------
+
+
+def test_R30_knowledge_counts_unseen_cards_and_samples_consistent_deals() -> None:
+    rng = random.Random(3)
+    for index in range(40):
+        rules = random_rules(rng)
+        game = Game(rules, seed=index)
+        bots: list[Bot] = [NormalBot() for _ in range(rules.players)]
+        steps = rng.randint(0, 60)
+        while steps and not game.over:
+            if game.phase is Phase.ROUND_OVER:
+                game.start_next_round()
+                continue
+            seat = game.turn
+            assert seat is not None
+            game.apply(bots[seat].choose(player_view(game, seat)))
+            steps -= 1
+        if game.phase is not Phase.PLAY:
+            continue
+        me = game.turn
+        assert me is not None
+        view = player_view(game, me)
+        knowledge = Knowledge.of(view)
+        truth = game.hands
+        hidden = 0
+        for seat in range(rules.players):
+            if seat != me:
+                hidden |= truth[seat]
+                assert knowledge.pinned[seat] & ~truth[seat] == 0
+                assert all(
+                    card_height(c) <= knowledge.caps[seat]
+                    for c in range(54)
+                    if (truth[seat] & ~knowledge.pinned[seat]) >> c & 1
+                    and not any(e.giver == me and e.receiver == seat for e in view.exchange)
+                )
+        assert knowledge.unseen == hidden
+        for _ in range(5):
+            deal = knowledge.sample(rng)
+            assert deal[me] == view.hand
+            union = 0
+            for seat in range(rules.players):
+                assert deal[seat].bit_count() == view.hand_counts[seat]
+                assert deal[seat] & union == 0
+                union |= deal[seat]
+                assert knowledge.pinned[seat] & ~deal[seat] == 0 or seat == me
+            assert union == hidden | view.hand
+
+
+def test_R30_plausible_deals_explain_the_play_and_stay_consistent() -> None:
+    rules = Rules.make("cardverse")
+    game = Game(rules, seed=12)
+    bots: list[Bot] = [NormalBot() for _ in range(4)]
+    for _ in range(20):
+        seat = game.turn
+        assert seat is not None
+        game.apply(bots[seat].choose(player_view(game, seat)))
+    me = game.turn
+    assert me is not None
+    view = player_view(game, me)
+    knowledge = Knowledge.of(view)
+    evidence = Evidence(view, knowledge)
+    for seat in knowledge.others():
+        assert evidence.misses(seat, game.hands[seat]) == 0  # the truth explains everything
+    rng = random.Random(1)
+    deals = PlausibleDeals(view, knowledge, rng, pool=40, surprise=0.1)
+    assert deals.deals
+    for deal in deals.deals:
+        assert [h.bit_count() for h in deal] == list(view.hand_counts)
+        assert deal[me] == view.hand
+    uniform = [knowledge.sample(rng) for _ in range(40)]
+    misses = sum(evidence.misses(s, d[s]) for d in deals.deals for s in knowledge.others())
+    misses_uniform = sum(evidence.misses(s, d[s]) for d in uniform for s in knowledge.others())
+    assert misses < misses_uniform
+
+
+def test_R30_hard_plays_a_sure_win_at_once() -> None:
+    # Seat 0 leads holding a 2 (clears, R14) and a 9: 2 then 9 goes out whatever the others hold.
+    view = view_after(CV, ["2C 9D", "3C 4D 5H", "6C 7D 8H"])
+    bot = HardBot(seed=1, playouts=50)
+    assert bot.choose(view) == move_of("2C")
+    assert bot.last_reason == "sure"
+    assert bot.last_playouts == 0
+
+
+def test_R30_sure_win_needs_every_play_unbeatable() -> None:
+    unseen = cards("3C 4D AH")
+    legal = (move_of("KC"), move_of("9D"))
+    assert sure_win(CV, cards("KC 9D"), legal, None, False, unseen) is None
+    unseen = cards("3C 4D QH")
+    assert sure_win(CV, cards("KC 9D"), legal, None, False, unseen) == move_of("KC")
+
+
+def test_R30_two_player_endgame_is_solved_exactly() -> None:
+    rules = Rules.make("cardverse", players=3)
+    # Seat 0: 9 9 A; seat 1: K 5. Leading the pair of 9s first wins; leading the ace...
+    round_ = Round(rules, [cards("9C 9D AS"), cards("KC 5D"), 0], 0, finished=[2])
+    solved = solve_duel(round_, 0)
+    assert solved is not None
+    move, wins = solved
+    assert wins
+    child = round_.clone()
+    child.apply_unchecked(move)
+    assert move in round_.legal_moves()
+
+
+def test_R30_hard_beats_easy_in_a_short_match() -> None:
+    """A sanity check of strength (the measured targets live in the arena, not in tests)."""
+    rules = Rules.make("cardverse")
+    points = 0
+    games = 0
+    for deal in range(6):
+        for rotation in range(4):
+            lineup = ["easy"] * 4
+            lineup[rotation] = "hard"
+            bots: list[Bot] = [
+                make_bot(level, seed=deal * 10 + seat, playouts=60)
+                for seat, level in enumerate(lineup)
+            ]
+            game = Game(rules, seed=deal)
+            play_out(game, bots)
+            points += game.points[rotation]
+            games += 1
+    assert points / games > 2.5
