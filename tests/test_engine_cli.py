@@ -220,3 +220,20 @@ def test_moves_output_is_one_json_list_even_when_only_passing(tmp_path: Path) ->
     done = cli("moves", write(tmp_path, position))
     assert done.returncode == 0
     assert json.loads(done.stdout) == [{"seat": 1, "action": "pass"}]
+
+
+def test_card_input_is_case_insensitive_and_output_upper_case(tmp_path: Path) -> None:
+    position = {
+        "rules": {"straights": True, "jokers": 1},
+        "hands": [["3s"], ["9s", "10s", "js", "qh"], ["kd"]],
+        "trick": [
+            {"seat": 0, "action": "play", "cards": ["5h", "6h", "rj"], "jokers": {"rj": "7"}}
+        ],
+        "turn": 1,
+    }
+    done = cli("moves", write(tmp_path, position))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        {"seat": 1, "action": "play", "cards": ["9S", "10S", "JS"]},
+        {"seat": 1, "action": "pass"},
+    ]
