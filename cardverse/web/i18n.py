@@ -203,13 +203,24 @@ def _from_js(locations: Iterable[tuple[str, int | None]]) -> bool:
     return any(path.endswith(".js") for path, _ in locations)
 
 
-def js_messages(lang: str) -> dict[str, str]:
-    """msgid → translation for every string of the ES modules (singular forms only)."""
-    out: dict[str, str] = {}
+def js_messages(lang: str) -> dict[str, str | list[str]]:
+    """msgid → translation for every string of the ES modules.
+
+    A plural message (``tn("one", "many", n)``) maps its singular msgid to the list of the
+    language's plural forms (static/js/i18n.js picks one by the language's plural rule).
+    """
+    out: dict[str, str | list[str]] = {}
     trans = translations(lang)
+    cat = catalog(lang)
     for msgid in _js_ids():
-        key = msgid if isinstance(msgid, str) else msgid[0]
-        out[key] = trans.gettext(key)
+        if isinstance(msgid, str):
+            out[msgid] = trans.gettext(msgid)
+            continue
+        message = cat.get(msgid)
+        forms = list(message.string) if message is not None and message.string else []
+        if not forms or not all(forms):
+            forms = [msgid[0], msgid[1]]
+        out[msgid[0]] = forms
     return out
 
 

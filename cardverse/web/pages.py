@@ -1,4 +1,4 @@
-"""The server-rendered pages: home, join, rules pages, rules sheets and card images."""
+"""The server-rendered pages: home, join, the table, rules pages, rules sheets and card images."""
 
 from __future__ import annotations
 
@@ -16,9 +16,17 @@ from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import OPTION_NAMES, PRESETS, OptionsError
 from .cards import card_svg
 from .i18n import LANG_COOKIE, LANG_PARAM, LANGUAGES, N_, negotiate, supported, translator
-from .messages import OPTION_LABELS, PRESET_NAMES, option_value, refusal_text
+from .messages import (
+    BOT_LEVELS,
+    OPTION_LABELS,
+    PRESET_NAMES,
+    SEAT_LABEL,
+    option_value,
+    refusal_text,
+)
 from .rulesheet import rules_from_query, rules_sheet_context
 from .site import STATIC_DIR, VARIANTS, environment
+from .table import card_templates, refusal_for, table_config
 
 # Where a table lives; the join form sends people there. Keep in step with the server.
 TABLE_PATH = "/t/{table_id}"
@@ -152,17 +160,84 @@ async def rules_sheet(request: Request) -> Response:
     return render(request, "rules/sheet.html", {"sheet": rules_sheet_context(rules), "error": None})
 
 
-async def error_text(request: Request) -> Response:
-    """An error code of the engine or the server, with its params, in the person's language."""
-    code = request.query_params.get("code", "")
+async def rules_sheet_part(request: Request) -> Response:
+    """The rules sheet alone (no page around it), for the table page's rules dialog."""
     try:
-        params = json.loads(request.query_params.get("params") or "{}")
+        rules = rules_from_query(request.query_params)
+    except OptionsError as error:
+        text = refusal_text(error.code, error.params, translator(request_language(request)))
+        return render(request, "rules/sheet_part.html", {"sheet": None, "error": text}, 400)
+    return render(
+        request, "rules/sheet_part.html", {"sheet": rules_sheet_context(rules), "error": None}
+    )
+
+
+def _json_param(request: Request, name: str, default: Any) -> Any:
+    try:
+        value = json.loads(request.query_params.get(name) or "null")
     except ValueError:
-        params = {}
-    if not isinstance(params, dict):
-        params = {}
-    text = refusal_text(code, params, translator(request_language(request)))
+        return default
+    return value if isinstance(value, type(default)) else default
+
+
+async def error_text(request: Request) -> Response:
+    """An error code of the engine or the server, with its params, in the person's language.
+
+    ``names`` (a JSON list) names the seats, for codes whose params hold seat numbers.
+    """
+    code = request.query_params.get("code", "")
+    params = _json_param(request, "params", {})
+    names = _json_param(request, "names", [])
+    t = translator(request_language(request))
+
+    def seat_name(seat: int) -> str:
+        if 0 <= seat < len(names) and isinstance(names[seat], str) and names[seat]:
+            return names[seat][:40]
+        return t.gettext(SEAT_LABEL, number=seat + 1)
+
+    text = refusal_text(code, params, t, seat_name if names else None)
     return JSONResponse({"code": code, "text": text})
+
+
+async def refusal(request: Request) -> Response:
+    """Why the rules refuse an action in a seat's own position (see :func:`refusal_for`)."""
+    body = await request.body()
+    data: Any = None
+    if len(body) <= MAX_CHECK_BYTES:
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+    return JSONResponse(refusal_for(data, translator(request_language(request))))
+
+
+MAX_CHECK_BYTES = 16 * 1024
+
+
+def _table_exists(request: Request, table_id: str) -> bool | None:
+    """Whether the server knows the table (None when this app has no table service)."""
+    service = getattr(request.app.state, "service", None)
+    if service is None:
+        return None
+    return service.get(table_id) is not None
+
+
+async def table_page(request: Request) -> Response:
+    """The table at its share link: lobby, play and results (drawn by static/js/table.js)."""
+    table_id = request.path_params["table_id"]
+    if not TABLE_ID.match(table_id) or _table_exists(request, table_id) is False:
+        return render(request, "table_missing.html", {}, status=404)
+    t = translator(request_language(request))
+    context = {
+        "table_id": table_id,
+        "config": table_config(table_id, t),
+        "card_svgs": card_templates(t),
+        "level_names": list(BOT_LEVELS.items()),
+    }
+    response = render(request, "table.html", context)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 CARD_CODES = {rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES} | set(JOKER_NAMES.values())
@@ -181,14 +256,21 @@ async def card_image(request: Request) -> Response:
 
 
 def web_routes() -> list[BaseRoute]:
-    """Every page of the web client, plus its static files under /static."""
+    """Every page of the web client, plus its static files under /static.
+
+    ``/t/{table_id}`` is the table page; the server's API, WebSocket and table service are the
+    server's (cardverse.server), which includes these routes in its app.
+    """
     return [
         Route("/", home, name="web_home"),
         Route("/join", join, name="web_join"),
         Route("/rules", rules_standard, name="web_rules"),
         Route("/rules/sheet", rules_sheet, name="web_rules_sheet"),
+        Route("/rules/sheet/part", rules_sheet_part, name="web_rules_sheet_part"),
         Route("/rules/{variant}", rules_variant, name="web_rules_variant"),
         Route("/cards/{code}.svg", card_image, name="web_card"),
         Route("/i18n/error", error_text, name="web_error_text"),
+        Route("/i18n/refusal", refusal, methods=["POST"], name="web_refusal"),
+        Route(TABLE_PATH, table_page, name="web_table"),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="web_static"),
     ]

@@ -32,11 +32,22 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+# Computer players act at once, no turn timer and a short pause between rounds, so that the
+# browser tests play whole games quickly; hard players search briefly and in threads.
+TEST_SETTINGS = {
+    "bot_delay": 0.0,
+    "turn_timer": None,
+    "round_pause": 0.4,
+    "hard_time_limit": 0.05,
+    "bot_processes": 0,
+}
+
+
 def make_app(data_dir: Path):  # type: ignore[no-untyped-def]
     """The product's app: the server's API and WebSocket with the web pages."""
     from cardverse.server.app import create_app
 
-    return create_app(data_dir=data_dir)
+    return create_app(data_dir=data_dir, **TEST_SETTINGS)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,146 @@
+"""The table page at ``/t/{table_id}``: its server-rendered shell and what its ES modules need.
+
+The page itself holds no game state: ``static/js/table.js`` opens the table's WebSocket
+(docs/protocol.md) and draws the lobby, the play and the results from the server's messages.
+The shell gives it, in the person's language, every word that the code picks at run time (card,
+rank, title, level, option names and values: :func:`table_config`) and the SVG of every card.
+
+``POST /i18n/refusal`` says in words why the rules refuse an action in a position that a seat
+can see (its own view): the engine's own check names the rule (:func:`refusal_for`). It needs no
+table and no token: the position comes from the client, so it tells nothing the client did not
+already know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import ActionFormatError, action_from_json, to_move
+from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
+from ..engine.options import BOOLEAN_OPTIONS, FIRST_LEAD_VALUES, OPTION_NAMES, PRESETS
+from ..notation import NotationError, read_position
+from .cards import card_svg
+from .i18n import Translator
+from .messages import (
+    BOT_LEVEL_TEXTS,
+    BOT_LEVELS,
+    OPTION_HELP,
+    OPTION_LABELS,
+    PRESET_NAMES,
+    TITLES,
+    UNKNOWN_REFUSAL,
+    card_label,
+    card_short,
+    option_value,
+    rank_short,
+    refusal_text,
+)
+
+ALL_CARDS = [rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES] + list(JOKER_NAMES.values())
+# Turn timer choices offered to the host (seconds; None: no timer).
+TIMER_CHOICES: list[int | None] = [None, 30, 60, 120, 300]
+ROUNDS_RANGE = (1, 20)
+JOKER_CHOICES = (0, 1, 2)
+
+
+def _option_entries(t: Translator) -> list[dict[str, Any]]:
+    entries = []
+    for name in OPTION_NAMES:
+        entry: dict[str, Any] = {
+            "name": name,
+            "label": t.gettext(OPTION_LABELS[name]),
+            "help": t.gettext(OPTION_HELP[name]),
+        }
+        if name in BOOLEAN_OPTIONS:
+            entry["kind"] = "bool"
+            entry["values"] = [
+                {"value": value, "label": option_value(name, value, t)} for value in (True, False)
+            ]
+        elif name == "jokers":
+            entry["kind"] = "choice"
+            entry["values"] = [
+                {"value": value, "label": option_value(name, value, t)} for value in JOKER_CHOICES
+            ]
+        elif name == "first_lead":
+            entry["kind"] = "choice"
+            entry["values"] = [
+                {"value": value, "label": option_value(name, value, t)}
+                for value in FIRST_LEAD_VALUES
+            ]
+        else:
+            entry["kind"] = "number"
+            if name == "rounds":
+                entry["min"], entry["max"] = ROUNDS_RANGE
+        entries.append(entry)
+    return entries
+
+
+def table_config(table_id: str, t: Translator) -> dict[str, Any]:
+    """Everything the table's ES modules show that the code picks at run time, translated."""
+    return {
+        "tableId": table_id,
+        "cards": {
+            code: {"label": card_label(code, t), "short": card_short(code, t)} for code in ALL_CARDS
+        },
+        "ranks": {rank: rank_short(rank, t) for rank in RANK_NAMES},
+        "titles": {key: t.gettext(text) for key, text in TITLES.items()},
+        "levels": {key: t.gettext(text) for key, text in BOT_LEVELS.items()},
+        "levelTexts": {key: t.gettext(text) for key, text in BOT_LEVEL_TEXTS.items()},
+        "presets": {
+            key: {
+                "name": t.gettext(PRESET_NAMES[key]),
+                "defaults": dict(preset.defaults),
+                "locked": sorted(preset.locked),
+                "min": preset.min_players,
+                "max": preset.max_players,
+            }
+            for key, preset in PRESETS.items()
+        },
+        "options": _option_entries(t),
+        "timers": TIMER_CHOICES,
+    }
+
+
+def card_templates(t: Translator) -> list[tuple[str, str]]:
+    """(code, SVG) of every card, for the page to clone."""
+    return [(code, card_svg(code, t, css_class="card")) for code in ALL_CARDS]
+
+
+def _seat_namer(names: Any, t: Translator) -> Any:
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return None
+
+    def name(seat: int) -> str:
+        if 0 <= seat < len(names) and names[seat]:
+            return str(names[seat])[:40]
+        from .messages import SEAT_LABEL
+
+        return t.gettext(SEAT_LABEL, number=seat + 1)
+
+    return name
+
+
+def refusal_for(data: Any, t: Translator) -> dict[str, Any]:
+    """Whether ``data["action"]`` is allowed in ``data["position"]`` (notation.md), and if not,
+    why, in words: ``{"legal", "code", "rule", "text"}``. ``data["names"]`` may name the seats.
+    """
+    unknown = {"legal": None, "code": None, "rule": None, "text": t.gettext(UNKNOWN_REFUSAL)}
+    if not isinstance(data, dict):
+        return unknown
+    try:
+        position = read_position(data.get("position"))
+        action = action_from_json(data.get("action"), need_seat=False)
+        move = to_move(action)
+    except (NotationError, ActionFormatError, TypeError, ValueError):
+        return unknown
+    seat = position.turn
+    refusal = position.round.check(seat, move)
+    if refusal is None:
+        return {"legal": True, "code": None, "rule": None, "text": ""}
+    namer = _seat_namer(data.get("names"), t)
+    return {
+        "legal": False,
+        "code": refusal.code,
+        "rule": refusal.rule,
+        "text": refusal_text(refusal.code, refusal.params, t, namer),
+    }
