@@ -114,10 +114,15 @@ def build_parser() -> argparse.ArgumentParser:
 _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 
 
+ENGINE_COMMANDS = ("moves", "check")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    _load_extra_commands()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or args_list[0] not in ENGINE_COMMANDS:
+        _load_extra_commands()  # the engine's own commands start without the server's imports
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     handler: Command | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -30,7 +30,16 @@ from .engine import (
     to_move,
 )
 from .engine.cards import deck_mask
-from .engine.plays import GIVE, PASS, STRAIGHT, PlayShapeError, analyse, play_info
+from .engine.plays import (
+    GIVE,
+    PASS,
+    STRAIGHT,
+    PlayShapeError,
+    analyse,
+    is_clearing,
+    play_info,
+    starts_revolution,
+)
 
 RECORD_FORMAT = "president-record/1"
 
@@ -177,6 +186,8 @@ def read_position(data: Any) -> Position:
     revolution = data.get("revolution", False)
     if not isinstance(revolution, bool):
         raise NotationError('"revolution" must be true or false')
+    if revolution and not rules.revolution:
+        raise NotationError('"revolution" is true but the revolution option is off')
     finished_raw = data.get("finished", [])
     if not isinstance(finished_raw, list):
         raise NotationError('"finished" must be a list of seats')
@@ -204,27 +215,40 @@ def read_position(data: Any) -> Position:
         h if h is not None else _placeholder(c) for h, c in zip(hands, counts, strict=True)
     ]
     round_ = Round(rules, round_hands, turn, revolution=revolution, finished=finished)
-    _load_trick(round_, trick_raw, players, seen, allowed, rules)
+    seen = _load_trick(round_, trick_raw, players, seen, allowed, rules)
+    if seen.bit_count() + sum(c for h, c in zip(hands, counts, strict=True) if h is None) > (
+        rules.deck_size
+    ):
+        raise NotationError(
+            f"the hands and the trick hold more cards than the deck's {rules.deck_size}"
+        )
+    _check_no_clearing_play(round_, rules)
     round_.turn = turn
     if round_.last_move is not None:
-        if round_.passed >> turn & 1:
-            raise NotationError(f"seat {turn} passed in this trick and cannot be on turn")
+        last = round_.last_seat
         others = [
-            s
-            for s in range(players)
-            if s != round_.last_seat and counts[s] and not round_.passed >> s & 1
+            s for s in range(players) if s != last and counts[s] and not round_.passed >> s & 1
         ]
-        if turn == round_.last_seat:
-            if others:
+        if not others:
+            # Everybody else passed: by R13 the trick is over and its winner (or, when the
+            # winner went out, the next seat still holding cards) leads a new one.
+            leader = last if counts[last] else round_.next_holder(last)
+            if turn != leader:
                 raise NotationError(
-                    f"seat {turn} made the last play, yet seats {others} may still answer it"
+                    f"everybody else passed, so the trick is over and seat {leader} leads, "
+                    f"not seat {turn} (R13)"
                 )
-            # Everybody else passed: by R13 the trick is over and seat `turn` leads anew.
             round_.trick = []
             round_.last_move = None
             round_.last_seat = -1
             round_.passed = 0
             round_.trick_number = 1
+        elif round_.passed >> turn & 1:
+            raise NotationError(f"seat {turn} passed in this trick and cannot be on turn")
+        elif turn == last:
+            raise NotationError(
+                f"seat {turn} made the last play, yet seats {others} may still answer it"
+            )
     return Position(rules=rules, hands=hands, counts=counts, round=round_)
 
 
@@ -242,9 +266,26 @@ def _place(cards: int, seen: int, allowed: int, where: str) -> int:
     return seen | cards
 
 
+def _check_no_clearing_play(round_: Round, rules: Rules) -> None:
+    """A trick in progress holds no clearing play: one would have ended it (R14, R17)."""
+    revolution = round_.revolution  # the order after every play; walk back to each play's
+    for index in range(len(round_.trick) - 1, -1, -1):
+        _, move = round_.trick[index]
+        if move == PASS:
+            continue
+        info = play_info(move)
+        if rules.revolution and starts_revolution(info):
+            revolution = not revolution
+        if is_clearing(info, revolution, rules.eight_stop):
+            raise NotationError(
+                f"trick[{index}] is a clearing play, which ends the trick at once (R14): "
+                "leave the trick empty and give the turn to the next leader"
+            )
+
+
 def _load_trick(
     round_: Round, trick_raw: list[Any], players: int, seen: int, allowed: int, rules: Rules
-) -> None:
+) -> int:
     first_info = None
     for index, raw in enumerate(trick_raw):
         where = f"trick[{index}]"
@@ -276,6 +317,7 @@ def _load_trick(
             round_.last_seat = seat
         round_.trick.append((seat, move))
         round_.history.append((0, seat, move))
+    return seen
 
 
 def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -> dict[str, Any]:

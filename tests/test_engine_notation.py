@@ -165,12 +165,6 @@ def test_R13_engine_choice_position_after_all_others_passed_is_a_new_lead() -> N
         read_position(data)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_position accepts a finished trick when its winner still holds cards (a new "
-    "lead, R13) but refuses the same trick when the winner went out with it, although R13 says "
-    "who leads then: the next seat holding cards",
-)
 def test_R13_position_after_all_passed_on_a_winner_who_went_out_is_a_new_lead() -> None:
     data = {
         "hands": [[], ["9H", "9S"], ["4D", "KH"]],
@@ -404,3 +398,45 @@ def test_pass_and_set_moves_round_trip_through_from_move() -> None:
     move = play("KS", "KD")
     assert move == hand("KS", "KD")
     assert from_move(move).to_json(with_seat=False) == {"action": "play", "cards": ["KD", "KS"]}
+
+
+def test_R15_position_with_revolution_in_force_needs_the_revolution_option() -> None:
+    data = {"hands": [["3C"], ["4C"], ["5C"]], "turn": 0, "revolution": True}
+    with pytest.raises(NotationError, match="revolution option is off"):
+        read_position(data)
+    data["rules"] = {"preset": "standard", "revolution": True}
+    assert moves_of(data) == expect("3C")
+
+
+def test_R14_position_whose_trick_holds_a_clearing_play_is_refused() -> None:
+    data = {
+        "hands": [["3C"], ["4C"], ["5C"]],
+        "trick": [{"seat": 2, "action": "play", "cards": ["2S"]}],
+        "turn": 0,
+    }
+    with pytest.raises(NotationError, match="clearing play"):
+        read_position(data)
+
+
+def test_R17_clearing_in_a_position_is_judged_by_the_order_before_each_play() -> None:
+    # 3-3-3-3 played during a revolution clears (R17) and turns the order back to normal, so a
+    # trick showing it with "revolution": false cannot be in progress. Played in the normal order
+    # it clears nothing, starts a revolution, and in the reversed order nothing beats four 3s.
+    rules = {"preset": "standard", "revolution": True}
+    data = {
+        "rules": rules,
+        "hands": [["9C", "9D", "9H", "9S"], ["4C"], ["5C"]],
+        "trick": [{"seat": 2, "action": "play", "cards": ["3C", "3D", "3H", "3S"]}],
+        "turn": 0,
+        "revolution": False,  # the four of 3s was played during a revolution and cleared
+    }
+    with pytest.raises(NotationError, match="clearing play"):
+        read_position(data)
+    data["revolution"] = True  # the same four played in the normal order: no clearing play
+    assert moves_of(data) == expect("pass")
+
+
+def test_position_with_more_hidden_cards_than_the_deck_is_refused() -> None:
+    data = {"hands": [["3C"], {"count": 60}, ["5C"]], "turn": 0}
+    with pytest.raises(NotationError, match="more cards than the deck"):
+        read_position(data)
