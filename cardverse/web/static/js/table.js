@@ -238,24 +238,21 @@ function describeEvent(event) {
             place: event.place,
           });
     case "trick_won": {
-      const text = event.cleared
-        ? t("%(name)s clears the pile.", { name: who(event.seat) })
-        : t("%(name)s takes the trick.", { name: who(event.seat) });
+      let text;
+      if (me(event.seat)) text = event.cleared ? t("You clear the pile.") : t("You take the trick.");
+      else if (event.cleared) text = t("%(name)s clears the pile.", { name: who(event.seat) });
+      else text = t("%(name)s takes the trick.", { name: who(event.seat) });
       if (event.leader === null || event.leader === undefined || event.leader === event.seat) {
         return text;
       }
-      return `${text} ${t("%(name)s leads.", { name: who(event.leader) })}`;
+      const next = me(event.leader) ? t("You lead.") : t("%(name)s leads.", { name: who(event.leader) });
+      return `${text} ${next}`;
     }
     case "round_over": {
       const titles = event.places
-        .map((seat) =>
-          t("%(title)s: %(name)s", {
-            title: config.titles[event.titles[String(seat)]] || "",
-            name: who(seat),
-          }),
-        )
+        .map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`)
         .join(", ");
-      return `${t("Round %(round)s is over.", { round: event.round })} ${titles}.`;
+      return t("Round %(round)s is over: %(titles)s.", { round: event.round, titles });
     }
     case "game_over": {
       const winners = event.standings
@@ -359,7 +356,7 @@ function onState(message) {
   addLog(lines.filter((line) => !line.startsWith(t("Your turn."))));
   announce(lines.join(" "));
   render();
-  if (myTurn() && !wasMyTurn) updateNote();
+  updateNote();
 }
 
 function onPresence(message) {
@@ -389,6 +386,7 @@ async function onError(message) {
   const text = await errorText(message.code, message.params);
   showNote(text, true);
   if (!$("lobby").hidden) showLobbyNote(text);
+  S.optionsRefused = (S.optionsRefused || 0) + 1;
   render();
 }
 
@@ -515,7 +513,7 @@ async function updateNote() {
   if (moves.length) {
     showNote(
       t("%(play)s can be played: press Play.", {
-        play: moves.length === 1 ? describeMove(moves[0], S.view.revolution) : cardsShort(codes),
+        play: moves.length === 1 ? playWords(moves[0], S.view.revolution) : cardsShort(codes),
       }),
     );
     return;
@@ -856,6 +854,11 @@ function renderOptions() {
   $("sheet-link").href = `/rules/sheet?${rulesQuery(rules)}`;
   if (host) {
     if (!optionsBuilt) buildOptionsForm();
+    // The controls show the table's options as the server last told them; a change the host
+    // just made stays shown until the server's answer (a refusal puts the old value back).
+    const stamp = JSON.stringify([rules, S.table.turn_timer, S.optionsRefused]);
+    if (stamp === S.optionsShown) return;
+    S.optionsShown = stamp;
     for (const radio of document.querySelectorAll("#options-form input[name=preset]")) {
       radio.checked = radio.value === rules.preset;
     }
@@ -865,7 +868,7 @@ function renderOptions() {
       const isLocked = locked.has(option.name);
       row.classList.toggle("is-locked", isLocked);
       row.querySelector(".locked-badge").hidden = !isLocked;
-      control.disabled = isLocked || S.busy;
+      control.disabled = isLocked;
       if (option.kind === "bool") {
         control.checked = Boolean(rules[option.name]);
       } else if (option.name === "players") {
@@ -886,7 +889,6 @@ function renderOptions() {
       timer.append(el("option", { value: current, text: timerLabel(Number(current)) }));
     }
     timer.value = current;
-    timer.disabled = S.busy;
     return;
   }
   const items = [
