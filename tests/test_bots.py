@@ -9,10 +9,16 @@ import time
 import pytest
 
 from cardverse.bots import BOT_LEVELS, Bot, NotAViewError, make_bot
-from cardverse.bots.easy import EasyBot
+from cardverse.bots.easy import EasyBot, lowest_key
 from cardverse.bots.endgame import solve_duel, sure_win
 from cardverse.bots.hard import HardBot
-from cardverse.bots.knowledge import Evidence, Knowledge, PlausibleDeals
+from cardverse.bots.knowledge import (
+    Evidence,
+    Knowledge,
+    PlausibleDeals,
+    _lowest_follow,
+    _lowest_lead,
+)
 from cardverse.bots.normal import NormalBot
 from cardverse.bots.policy import (
     Style,
@@ -391,7 +397,10 @@ def test_R29_normal_leads_whole_groups_and_a_straight_of_singles() -> None:
 
 
 def test_policy_fast_path_matches_the_general_one() -> None:
-    """Two paths to the same answer: rank counts versus the legal move list (sets only)."""
+    """Two paths to the same answer: rank counts versus the legal move list (sets only).
+
+    Both for the heuristic policy and for the lowest-play model the hard bot infers with.
+    """
     rng = random.Random(5)
     compared = 0
     for index in range(250):
@@ -421,6 +430,18 @@ def test_policy_fast_path_matches_the_general_one() -> None:
                     general = follow_play(hand, legal, round_.revolution, style, count)
                     fast = fast_follow(hand, round_.last_move, round_.revolution, style, count)
                 assert fast == general
+                low = (
+                    _lowest_lead(hand, round_.revolution)
+                    if round_.last_move is None
+                    else _lowest_follow(
+                        hand, round_.last_move, round_.revolution, rules.equal_plays
+                    )
+                )
+                plays = [m for m in legal if m != PASS]
+                expected = (
+                    min(plays, key=lambda m: lowest_key(m, round_.revolution)) if plays else PASS
+                )
+                assert low == expected
                 compared += 1
             round_.apply_unchecked(rng.choice(legal))
     assert compared > 10000
@@ -489,7 +510,7 @@ def test_R30_plausible_deals_explain_the_play_and_stay_consistent() -> None:
     knowledge = Knowledge.of(view)
     evidence = Evidence(view, knowledge)
     for seat in knowledge.others():
-        assert evidence.misses(seat, game.hands[seat]) == 0  # the truth explains everything
+        assert evidence.misses(seat, game.hands[seat])[0] == 0  # the truth explains it all
     rng = random.Random(1)
     deals = PlausibleDeals(view, knowledge, rng, pool=40, surprise=0.1)
     assert deals.deals
@@ -497,8 +518,8 @@ def test_R30_plausible_deals_explain_the_play_and_stay_consistent() -> None:
         assert [h.bit_count() for h in deal] == list(view.hand_counts)
         assert deal[me] == view.hand
     uniform = [knowledge.sample(rng) for _ in range(40)]
-    misses = sum(evidence.misses(s, d[s]) for d in deals.deals for s in knowledge.others())
-    misses_uniform = sum(evidence.misses(s, d[s]) for d in uniform for s in knowledge.others())
+    misses = sum(evidence.misses(s, d[s])[0] for d in deals.deals for s in knowledge.others())
+    misses_uniform = sum(evidence.misses(s, d[s])[0] for d in uniform for s in knowledge.others())
     assert misses < misses_uniform
 
 

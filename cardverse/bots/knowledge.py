@@ -16,10 +16,11 @@ import time
 from dataclasses import dataclass
 
 from ..engine import PASS, PlayerView, Round
-from ..engine.cards import JOKER_MASK, cards_of, deck_mask
+from ..engine.cards import JOKER_MASK, NUM_RANKS, cards_of, deck_mask
 from ..engine.exchange import card_height
 from ..engine.movegen import legal_plays
 from ..engine.plays import CARDS_MASK, play_info
+from .easy import lowest_key
 from .policy import Style, fast_follow, fast_lead, follow_play, lead_play
 
 
@@ -161,38 +162,86 @@ class Evidence:
                 )
             round_.apply_unchecked(move)
 
-    def misses(self, seat: int, hand: int) -> int:
-        """How many of ``seat``'s actions the policy would not have made holding ``hand`` now."""
+    def misses(self, seat: int, hand: int) -> tuple[int, int]:
+        """How many of ``seat``'s actions each model would not have made holding ``hand`` now.
+
+        The models: the heuristic policy (a sensible player) and the lowest legal play (R28).
+        """
         style = self.style
         rules = self.rules
-        count = 0
+        sensible = 0
+        lowest = 0
         for later, last, revolution, fewest, last_count, move in self.decisions[seat]:
             then = hand | later
-            fast = not style.straights and not then & JOKER_MASK
-            if last is None:
-                if fast:
+            if not style.straights and not then & JOKER_MASK:
+                if last is None:
                     guess = fast_lead(then, revolution, style, fewest)
+                    low = _lowest_lead(then, revolution)
                 else:
-                    legal = legal_plays(then, None, revolution, rules.equal_plays, style.straights)
-                    guess = lead_play(then, legal, revolution, style, fewest)
-            elif fast:
-                guess = fast_follow(then, last, revolution, style, last_count)
+                    guess = fast_follow(then, last, revolution, style, last_count)
+                    low = _lowest_follow(then, last, revolution, style.equal_plays)
             else:
                 legal = legal_plays(then, last, revolution, rules.equal_plays, style.straights)
-                legal.append(PASS)
-                guess = follow_play(then, legal, revolution, style, last_count)
+                if last is None:
+                    guess = lead_play(then, legal, revolution, style, fewest)
+                else:
+                    legal.append(PASS)
+                    guess = follow_play(then, legal, revolution, style, last_count)
+                plays = [m for m in legal if m != PASS]
+                low = min(plays, key=lambda m: lowest_key(m, revolution)) if plays else PASS
             if guess != move and not _same_play(guess, move, style):
-                count += 1
-        return count
+                sensible += 1
+            if low != move and not _same_play(low, move, style):
+                lowest += 1
+        return sensible, lowest
+
+    def weight(self, seat: int, hand: int, surprise: float) -> float:
+        """How well ``hand`` explains ``seat``'s play: an even mixture of the two models."""
+        sensible, lowest = self.misses(seat, hand)
+        return 0.5 * (surprise**sensible + surprise**lowest)
+
+
+def _lowest_lead(hand: int, revolution: bool) -> int:
+    """The easy bot's lead for a joker-free hand with straights off: its lowest single card."""
+    ranks = range(NUM_RANKS - 1, -1, -1) if revolution else range(NUM_RANKS)
+    for rank in ranks:
+        nibble = (hand >> (rank << 2)) & 15
+        if nibble:
+            return (nibble & -nibble) << (rank << 2)
+    return PASS  # pragma: no cover - a hand on lead is never empty
+
+
+def _lowest_follow(hand: int, last: int, revolution: bool, equal_plays: bool) -> int:
+    """The easy bot's answer for a joker-free hand with straights off: the lowest cover."""
+    info = play_info(last)
+    if info.all_jokers or info.straight:
+        return PASS
+    size = info.size
+    old = info.rank
+    if revolution:
+        ranks = range(old if equal_plays else old - 1, -1, -1)
+    else:
+        ranks = range(old if equal_plays else old + 1, NUM_RANKS)
+    for rank in ranks:
+        nibble = (hand >> (rank << 2)) & 15
+        if nibble.bit_count() >= size:
+            out = 0
+            for _ in range(size):
+                low = nibble & -nibble
+                out |= low
+                nibble ^= low
+            return out << (rank << 2)
+    return PASS
 
 
 class PlausibleDeals:
     """Deals consistent with the view, drawn in proportion to how well they explain the play.
 
-    A deal's weight is ``surprise`` to the power of the others' actions the policy would not
-    have made (:class:`Evidence`). The pool is a Metropolis chain over deals: swap one hidden card
-    between two other seats (keeping the exchange facts), accept by the change of weight. With
-    ``surprise`` = 1, or no action of another seat yet, it is plain uniform sampling.
+    A deal's weight is, per other seat, ``surprise`` to the power of the actions a model of that
+    player would not have made, averaged over two models (:meth:`Evidence.weight`). The pool is
+    a Metropolis chain over deals: swap one hidden card between two other seats (keeping the
+    exchange facts), accept by the change of weight. With ``surprise`` = 1, or no action of
+    another seat yet, it is plain uniform sampling.
     """
 
     def __init__(
@@ -204,7 +253,7 @@ class PlausibleDeals:
         pool: int,
         surprise: float,
         burn_in: int = 100,
-        thin: int = 2,
+        thin: int = 1,
         deadline: float | None = None,
     ) -> None:
         self.knowledge = knowledge
@@ -219,7 +268,7 @@ class PlausibleDeals:
             return
         evidence = Evidence(view, knowledge)
         hands = knowledge.sample(rng)
-        misses = {s: evidence.misses(s, hands[s]) for s in others}
+        weights = {s: evidence.weight(s, hands[s], surprise) for s in others}
         pinned = knowledge.pinned
         caps = knowledge.caps
         steps = burn_in + pool * thin
@@ -236,12 +285,12 @@ class PlausibleDeals:
                 if card_height(y) <= caps[a] and card_height(x) <= caps[b]:
                     new_a = hands[a] & ~(1 << x) | (1 << y)
                     new_b = hands[b] & ~(1 << y) | (1 << x)
-                    miss_a = evidence.misses(a, new_a)
-                    miss_b = evidence.misses(b, new_b)
-                    change = miss_a + miss_b - misses[a] - misses[b]
-                    if change <= 0 or rng.random() < surprise**change:
+                    weight_a = evidence.weight(a, new_a, surprise)
+                    weight_b = evidence.weight(b, new_b, surprise)
+                    ratio = weight_a * weight_b / (weights[a] * weights[b])
+                    if ratio >= 1.0 or rng.random() < ratio:
                         hands[a], hands[b] = new_a, new_b
-                        misses[a], misses[b] = miss_a, miss_b
+                        weights[a], weights[b] = weight_a, weight_b
             if step >= burn_in and (step - burn_in) % thin == 0:
                 self.deals.append(list(hands))
 
