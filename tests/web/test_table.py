@@ -376,3 +376,61 @@ def test_unknown_table_and_why_http() -> None:
         },
     ).json()
     assert named["text"] == "Not your turn: Bo plays now."
+
+
+def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts: Any) -> None:
+    """A joker with a natural card can make a set or straights: the person picks which."""
+    page = contexts("desktop")
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    rules = {"preset": "standard", "players": 3, "jokers": 2, "straights": True}
+    created = page.request.post(f"{server_url}/api/tables", data={"name": "Ada", "rules": rules})
+    table_id = created.json()["table_id"]
+    page.goto(f"{server_url}/t/{table_id}?lang=en")
+    wait_for(page, f"document.querySelector('{APP}').dataset.phase === 'lobby'")
+    full_rules = page.request.get(f"{server_url}/api/tables/{table_id}").json()["rules"]
+    seats = [
+        {"seat": i, "kind": "human", "name": name, "level": None, "connected": True}
+        | {"auto": None, "host": i == 0}
+        for i, name in enumerate(["Ada", "Bo", "Cy"])
+    ]
+    moves = [
+        {"action": "play", "cards": ["3C"]},
+        {"action": "play", "cards": ["7H"]},
+        {"action": "play", "cards": ["7H", "RJ", "BJ"]},
+        {"action": "play", "cards": ["7H", "RJ", "BJ"], "jokers": {"RJ": "5", "BJ": "6"}},
+        {"action": "play", "cards": ["7H", "RJ", "BJ"], "jokers": {"RJ": "8", "BJ": "9"}},
+    ]
+    view = {
+        "seat": 0, "rules": full_rules, "round": 1, "phase": "play",
+        "hand": ["3C", "7H", "RJ", "BJ"], "hand_counts": [4, 18, 18], "turn": 0, "leader": 0,
+        "trick": [], "history": [], "passed": [], "finished": [], "revolution": False,
+        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
+        "legal_moves": moves,
+    }  # fmt: skip
+    table = {
+        "type": "table", "table_id": table_id, "phase": "playing", "host": 0,
+        "rules": full_rules, "turn_timer": None, "game": 1, "records": [], "seats": seats,
+    }  # fmt: skip
+    for message in (
+        table,
+        {"type": "welcome", "seat": 0, "name": "Ada", "host": True, "last_seq": 0, "resumed": True},
+        {"type": "state", "v": 1, "at": {"game": 1, "round": 1, "step": 0}, "view": view}
+        | {"timer": None, "events": []},
+    ):
+        page.evaluate("message => window.cardverseTable.receive(message)", message)
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
+    for code in ("7H", "RJ", "BJ"):
+        page.click(f'#hand .hand-card[data-card="{code}"]')
+    assert data(page, "selection") == "ready"
+    page.click("#play-button")
+    choices = page.locator("#choice-list button")
+    assert choices.count() == 3
+    texts = choices.all_inner_texts()
+    assert texts[0] == "Set: 7♥ Red joker Black joker"
+    assert "Straight: Red joker Black joker 7♥ (Red joker as 5, Black joker as 6)" in texts
+    assert page.evaluate("document.activeElement.closest('#choice-list') !== null")
+    page.click("#choice-list li:nth-child(3) button")
+    wait_for(page, "document.querySelector('#choices').hidden")
+    plays = [frame for frame in sent if '"type":"play"' in frame.replace(" ", "")]
+    assert plays and '"jokers":{"RJ":"8","BJ":"9"}' in plays[-1].replace(" ", "")

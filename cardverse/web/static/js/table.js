@@ -1082,14 +1082,27 @@ function renderExchange() {
   );
 }
 
+// The player's name with their title under it.
+function playerCell(seat, title) {
+  return el(
+    "th",
+    { scope: "row" },
+    el(
+      "span",
+      { class: "result-player" },
+      el("span", { class: "result-name", text: seat === S.seat ? t("You") : seatName(seat) }),
+      title ? el("span", { class: `title-badge title-${title}`, text: config.titles[title] }) : null,
+    ),
+  );
+}
+
 function resultRows(places, titles, roundPoints, totals) {
   return places.map((seat, place) =>
     el(
       "tr",
       { class: seat === S.seat ? "is-me" : null },
       el("td", { text: String(place + 1) }),
-      el("th", { scope: "row", text: seat === S.seat ? t("You") : seatName(seat) }),
-      el("td", { text: config.titles[titles[String(seat)]] || "" }),
+      playerCell(seat, titles[String(seat)]),
       el("td", { text: String(roundPoints[seat]) }),
       el("td", { text: String(totals[seat]) }),
     ),
@@ -1149,8 +1162,7 @@ function renderResults() {
       "tr",
       { class: seat === S.seat ? "is-me" : null },
       el("td", { text: String(standing[seat] + 1) }),
-      el("th", { scope: "row", text: seat === S.seat ? t("You") : seatName(seat) }),
-      el("td", { text: data ? config.titles[data.titles[String(seat)]] || "" : "" }),
+      playerCell(seat, data ? data.titles[String(seat)] : null),
       el("td", { text: String(totals[seat]) }),
     ),
   );
@@ -1497,8 +1509,13 @@ function showLobbyNote(text) {
 }
 
 const connection = new TableConnection(tableId, { onStatus, onMessage });
-// For the browser tests and the curious: drop the connection as a network failure would.
-window.cardverseTable = { drop: () => connection.drop(), state: S };
+// For the browser tests and the curious: drop the connection as a network failure would, or
+// show a message as if the server had sent it.
+window.cardverseTable = {
+  drop: () => connection.drop(),
+  receive: (message) => onMessage(message),
+  state: S,
+};
 setUp();
 render();
 connection.connect();
