@@ -434,3 +434,21 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
     wait_for(page, "document.querySelector('#choices').hidden")
     plays = [frame for frame in sent if '"type":"play"' in frame.replace(" ", "")]
     assert plays and '"jokers":{"RJ":"8","BJ":"9"}' in plays[-1].replace(" ", "")
+
+
+def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
+    server_url: str, contexts: Any
+) -> None:
+    first = contexts("phone")
+    link = create_table(first, server_url, "en", "Ada")
+    second = first.context.new_page()
+    second.set_default_timeout(WAIT)
+    second.goto(link)
+    wait_for(second, f"document.querySelector('{APP}').dataset.seated === 'true'")
+    wait_for(first, f"document.querySelector('{APP}').dataset.connection === 'replaced'")
+    assert "another tab" in first.inner_text("#connection")
+    first.get_by_role("button", name="Play here").click()
+    wait_for(first, f"document.querySelector('{APP}').dataset.seated === 'true'")
+    wait_for(second, f"document.querySelector('{APP}').dataset.connection === 'replaced'")
+    wait_for(first, f"document.querySelector('{APP}').dataset.connection === 'open'")
+    assert first.is_visible("#start-button")  # still the host

@@ -324,8 +324,12 @@ function onState(message) {
   if (S.state && message.v < S.state.v) return;
   const wasMyTurn = myTurn();
   const oldHand = S.view ? S.view.hand.join() : "";
+  const before = S.view;
   S.state = message;
   S.view = message.view;
+  if (before && (before.phase !== S.view.phase || before.round !== S.view.round)) {
+    S.selected.clear(); // a new round or the end of the exchange: a fresh choice
+  }
   S.timer = message.timer
     ? { seat: message.timer.seat, deadline: performance.now() + message.timer.ends_in * 1000 }
     : null;
@@ -1083,26 +1087,30 @@ function renderExchange() {
 }
 
 // The player's name with their title under it.
-function playerCell(seat, title) {
+function playerCell(seat, title, place = null) {
+  const name = seat === S.seat ? t("You") : seatName(seat);
   return el(
     "th",
     { scope: "row" },
     el(
       "span",
       { class: "result-player" },
-      el("span", { class: "result-name", text: seat === S.seat ? t("You") : seatName(seat) }),
+      el("span", {
+        class: "result-name",
+        text: place === null ? name : `${place}. ${name}`,
+      }),
       title ? el("span", { class: `title-badge title-${title}`, text: config.titles[title] }) : null,
     ),
   );
 }
 
+// A round's results: the place goes with the name, so that the table fits a phone.
 function resultRows(places, titles, roundPoints, totals) {
   return places.map((seat, place) =>
     el(
       "tr",
       { class: seat === S.seat ? "is-me" : null },
-      el("td", { text: String(place + 1) }),
-      playerCell(seat, titles[String(seat)]),
+      playerCell(seat, titles[String(seat)], place + 1),
       el("td", { text: String(roundPoints[seat]) }),
       el("td", { text: String(totals[seat]) }),
     ),
