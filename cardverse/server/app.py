@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -74,39 +75,52 @@ class WsConnection:
         self.table: Table | None = None
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
         self.outbox_limit = settings.outbox_limit
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.outbox: deque[str | tuple[int, str]] = deque()
+        self._wakeup: asyncio.Future[None] | None = None
         self.closing = False
         self.writer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
+    def _put(self, item: str | tuple[int, str]) -> None:
+        self.outbox.append(item)
+        wakeup = self._wakeup
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
+
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= self.outbox_limit:
+        if len(self.outbox) >= self.outbox_limit:
             log.warning("closing a connection that does not read its messages")
             self.close(P.CLOSE_SLOW, "too many unread messages")
             return
-        self.queue.put_nowait(text)
+        self._put(text)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait((code, reason))
+            self._put((code, reason))
 
     async def _write(self) -> None:
         websocket = self.websocket
+        outbox = self.outbox
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                item = await self.queue.get()
-                if isinstance(item, str):
-                    await websocket.send_text(item)
-                    continue
-                code, reason = item
-                if websocket.application_state is not WebSocketState.DISCONNECTED:
-                    await websocket.close(code, reason)
-                return
+                while outbox:
+                    item = outbox.popleft()
+                    if isinstance(item, str):
+                        await websocket.send_text(item)
+                        continue
+                    code, reason = item
+                    if websocket.application_state is not WebSocketState.DISCONNECTED:
+                        await websocket.close(code, reason)
+                    return
+                self._wakeup = loop.create_future()
+                await self._wakeup
+                self._wakeup = None
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
         except Exception:  # pragma: no cover - a transport failure
@@ -117,7 +131,7 @@ class WsConnection:
     async def finish(self) -> None:
         """Stop the writer once the queued messages are out (the reader has ended)."""
         self.closing = True
-        self.queue.put_nowait((1000, ""))
+        self._put((1000, ""))
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self.writer, timeout=2.0)

@@ -50,6 +50,8 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         hard_time_limit=args.hard_time_limit,
         bot_processes=args.bot_processes,
         sqlite_synchronous=args.sqlite_synchronous,
+        rate_per_second=args.rate_limit,
+        burst=args.burst,
     )
     app = create_app(settings=settings)
     # Bind first, so that --port 0 can say which port it got.
@@ -126,6 +128,15 @@ def register(subparsers: Any) -> None:
         default="NORMAL",
         choices=["NORMAL", "FULL"],
         help="NORMAL survives a killed process; FULL also a power cut (slower)",
+    )
+    serve.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        help="client messages a second per connection (default 20)",
+    )
+    serve.add_argument(
+        "--burst", type=int, default=40, help="messages a connection may send at once (40)"
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")

@@ -83,14 +83,20 @@ class Store:
                 (table_id, n, kind, _dumps(data), now),
             )
 
-    def append(self, table_id: str, n: int, kind: str, data: dict[str, Any]) -> None:
-        """Append event ``n`` of a table and commit; raises if ``n`` is already taken."""
+    def append(
+        self, table_id: str, n: int, kind: str, data: dict[str, Any], touch: bool = True
+    ) -> None:
+        """Append event ``n`` of a table and commit; raises if ``n`` is already taken.
+
+        ``touch`` also notes the table as recently changed (for choosing which tables to restore
+        at start); a game's moves skip it but for every 64th, which keeps a move to one write.
+        """
         now = time.time()
-        with self._transaction():
-            self.db.execute(
-                "INSERT INTO events (table_id, n, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, n, kind, _dumps(data), now),
-            )
+        self.db.execute(
+            "INSERT INTO events (table_id, n, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, n, kind, _dumps(data), now),
+        )
+        if touch:
             self.db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
 
     def set_status(self, table_id: str, status: str) -> None:

@@ -52,6 +52,7 @@ from .botrunner import BotRunner
 from .protocol import ProtocolError
 from .store import Store, StoredEvent
 from .viewfilter import played_cards, render
+from .wire import WireViews
 
 log = logging.getLogger("cardverse.server.tables")
 
@@ -149,6 +150,7 @@ class Table:
         self.n = 0  # events in the log
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
+        self.wire = WireViews()
         self.live = False  # False while restoring: nothing is told, nothing scheduled
         self._events: list[dict[str, Any]] = []  # game events of the changes not yet told
         self._table_changed = False
@@ -164,7 +166,8 @@ class Table:
         if self.n == 0:
             self.service.store.create_table(self.id, 0, kind, data)
         else:
-            self.service.store.append(self.id, self.n, kind, data)
+            touch = kind != "move" or self.n % 64 == 0
+            self.service.store.append(self.id, self.n, kind, data, touch)
         self.n += 1
         self._apply(kind, data)
 
@@ -708,6 +711,7 @@ class Table:
         game = self.game
         assert game is not None
         played = played_cards(game)
+        shared = self.wire.shared(game, played)
         stamp = self._stamp()
         timer = self._timer_info()
         for seat in self.seats:
@@ -718,21 +722,22 @@ class Table:
                 "type": "state",
                 "v": self.v,
                 "at": stamp,
-                "view": player_view(game, seat.index).to_json(),
                 "timer": timer,
                 "events": events,
+                "view": self.wire.seat_view(game, seat.index, shared),
             }
             conn.send(render(message, seat.index, game, played=played))
 
     def _state_message(self, index: int, events: list[dict[str, Any]]) -> dict[str, Any]:
-        assert self.game is not None
+        game = self.game
+        assert game is not None
         return {
             "type": "state",
             "v": self.v,
             "at": self._stamp(),
-            "view": player_view(self.game, index).to_json(),
             "timer": self._timer_info(),
             "events": events,
+            "view": self.wire.seat_view(game, index, self.wire.shared(game)),
         }
 
     def _stamp(self) -> dict[str, int]:

@@ -13,9 +13,13 @@ It does two things:
    instead, and the failure is counted in :data:`STATS` and logged. A connection holding no
    seat may see no card at all.
 
-The state messages are built from :func:`cardverse.engine.player_view`, which already holds only
-what a seat may see; this filter is the last line that makes the promise hold whatever a future
-message type carries.
+A state message's view is built by :mod:`cardverse.server.wire` as the engine's
+``player_view(game, seat).to_json()`` would be, in two parts (a :class:`SeatView`): the seat's own
+part, checked here for that seat like any message, and the part all seats share (rules, trick,
+history, counts…), built once per change and checked once by :func:`share` against the cards
+played this round, the only cards every seat may see. Both checks go through this module; the
+views hold only what a seat may see by construction, and this filter is the last line that makes
+the promise hold whatever a future message carries.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game
@@ -39,6 +44,14 @@ _FREE_TEXT_KEYS = frozenset({"name", "message"})  # people's names and English t
 STATS: dict[str, int] = {"messages": 0, "violations": 0}
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_WITHHELD = _dumps(
+    {
+        "type": "error",
+        "code": "internal",
+        "message": "the server withheld a message it may not send you",
+        "params": {},
+    }
+)
 
 
 def played_cards(game: Game | None) -> int:
@@ -64,6 +77,42 @@ def visible_cards(game: Game | None, seat: int | None, played: int | None = None
         if seat in (giver, receiver):
             mask |= cards
     return mask
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """JSON object members (no braces) that every seat may receive; made by :func:`share`."""
+
+    text: str
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A view in two parts: ``own`` (JSON object members for one seat) and the shared part."""
+
+    own: str
+    shared: Shared
+
+
+def share(text: str, game: Game | None, played: int | None = None, skip: int = 0) -> Shared:
+    """Check once that ``text`` holds no card but those played this round (seen by all).
+
+    ``skip``: a prefix of ``text`` that an earlier call checked in this round (the history so
+    far; what was played stays played until the round ends).
+    """
+    public = played_cards(game) if played is None else played
+    for match in _CARD_TEXT.finditer(text, skip):
+        if not public >> _CARD_INDEX[match.group()] & 1:
+            found: list[str] = []
+            _cards_in(json.loads("{" + text + "}"), found)
+            bad = [c for c in found if not public >> _CARD_INDEX[f'"{c}"'] & 1]
+            if bad:
+                STATS["violations"] += 1
+                log.error("view filter stopped a shared view part holding %s", bad)
+                return Shared(text, False)
+            break
+    return Shared(text, True)
 
 
 def _resolve_private(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -120,13 +169,21 @@ def render(
     """
     STATS["messages"] += 1
     message = _resolve_private(message, seat)
-    text: str = _dumps(message)
+    view = message.get("view")
+    if isinstance(view, SeatView):
+        if not view.shared.ok:
+            return _WITHHELD
+        head = _dumps({k: v for k, v in message.items() if k != "view"})
+        checked = head + view.own
+        text = head[:-1] + ',"view":{' + view.own + "," + view.shared.text + "}}"
+    else:
+        text = checked = _dumps(message)
     allowed: int | None = None
-    for match in _CARD_TEXT.finditer(text):
+    for match in _CARD_TEXT.finditer(checked):
         if allowed is None:
             allowed = visible_cards(game, seat, played) | echo
         if not allowed >> _CARD_INDEX[match.group()] & 1:
-            bad = forbidden_cards(message, allowed)
+            bad = forbidden_cards(json.loads(text), allowed)
             if bad:
                 STATS["violations"] += 1
                 log.error(
@@ -135,13 +192,6 @@ def render(
                     seat,
                     bad,
                 )
-                return _dumps(
-                    {
-                        "type": "error",
-                        "code": "internal",
-                        "message": "the server withheld a message it may not send you",
-                        "params": {},
-                    }
-                )
+                return _WITHHELD
             break  # the hit was inside free text (a name such as "AS")
     return text

@@ -183,3 +183,57 @@ def test_docs_hold_the_current_schemas() -> None:
         "docs/protocol.md is out of date: run python -m cardverse.server.protocol"
     )
     assert f"Protocol version: {P.PROTOCOL_VERSION}" in docs
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "standard", "players": 4, "rounds": 3},
+        {
+            "preset": "standard",
+            "players": 5,
+            "rounds": 2,
+            "straights": True,
+            "jokers": 2,
+            "revolution": True,
+            "eight_stop": True,
+        },
+        {"preset": "cardverse", "players": 3, "rounds": 2},
+    ],
+)
+def test_wire_views_equal_the_engines_player_views(options: dict[str, Any]) -> None:
+    from cardverse.engine import rules_from_dict
+    from cardverse.server.wire import WireViews
+
+    rng = random.Random(9)
+    rules = rules_from_dict(options)
+    wire = WireViews()
+    for game_index in range(2):
+        game = Game(rules, seed=game_index)
+        for _ in range(3000):
+            if game.over:
+                break
+            shared = wire.shared(game)
+            for seat in range(rules.players):
+                text = render(
+                    {"type": "state", "view": wire.seat_view(game, seat, shared)}, seat, game
+                )
+                assert json.loads(text)["view"] == player_view(game, seat).to_json()
+            if game.phase.value == "round_over":
+                game.start_next_round()
+            else:
+                game.apply(rng.choice(game.legal_moves()))
+        assert game.over
+
+
+def test_R26_shared_view_part_holds_only_played_cards() -> None:
+    from cardverse.server.viewfilter import SeatView, share
+
+    game = _game()
+    before = STATS["violations"]
+    hidden = mask_names(game.hand(1))[0]
+    leaked = share(f'"trick":[{{"seat":1,"action":"play","cards":["{hidden}"]}}]', game)
+    assert not leaked.ok and STATS["violations"] == before + 1
+    message = {"type": "state", "view": SeatView('"seat":0', leaked)}
+    assert json.loads(render(message, 0, game))["code"] == "internal"
+    assert share('"trick":[]', game).ok
