@@ -1,0 +1,319 @@
+"""Multiplayer server benchmark (``make bench``; not a test).
+
+Starts ``cardverse serve`` as its own process on 127.0.0.1 (a free port, a fresh data
+directory), opens N tables of four simulated people (4·N WebSockets, from this process), and has
+every person play a random legal move as soon as its view says it is on turn (with an optional
+think time). Games restart with a rematch when they end. After a warm-up it measures, for a fixed
+time:
+
+- actions per second accepted by the server;
+- the time from sending an action until all four seats have received the state it produced
+  (median, 99th percentile, maximum);
+- the server's memory per table (resident memory after the tables are open and playing, minus
+  before, divided by N) and its CPU use.
+
+The figures are printed and written to ``bench/results/server.json``.
+
+    .venv/bin/python -m bench.server_bench --tables 250 --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+RESULTS = Path(__file__).resolve().parent / "results" / "server.json"
+
+
+def _rss_kib(pid: int) -> int:
+    if not pid:
+        return 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    if not pid:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, http: str, ws: str) -> None:
+        self.args = args
+        self.http = http
+        self.ws = ws
+        self.measuring = False
+        self.stopping = False
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors = 0
+        self.games = 0
+        # (table, v) -> [send time, seats still to receive]
+        self.pending: dict[tuple[str, int], list[Any]] = {}
+        self.ready = 0
+        self.sent = 0
+        self.go = asyncio.Event()
+
+    async def seat(self, table_id: str, join: dict[str, Any], rng: random.Random) -> None:
+        args = self.args
+        async with websockets.connect(
+            f"{self.ws}/ws/{table_id}", compression=None, max_size=1 << 22, ping_interval=None
+        ) as ws:
+            await ws.send(json.dumps({"type": "join", **join}))
+            seq = 0
+            my_seat = -1
+            acted_v = -1
+            host = "token" in join
+            started = False
+            loads = json.loads
+            async for text in ws:
+                if text.startswith('{"type":"state"'):
+                    # A simulated person reads only what it needs: the version, and the
+                    # whole message only when its legal moves are listed (its turn).
+                    v = int(text[text.index('"v":') + 4 : text.index(",", 20)])
+                    self._received(table_id, v)
+                    if self.stopping or '"legal_moves":[]' in text or v <= acted_v:
+                        continue
+                    message = loads(text)
+                    view = message["view"]
+                    if view["turn"] != my_seat or not view["legal_moves"]:
+                        continue
+                    acted_v = v
+                    if args.think > 0:
+                        await asyncio.sleep(rng.expovariate(1000.0 / args.think))
+                    move = dict(rng.choice(view["legal_moves"]))
+                    action = move.pop("action")
+                    seq += 1
+                    self.sent += 1
+                    self.pending[(table_id, v + 1)] = [time.perf_counter(), 4]
+                    await ws.send(json.dumps({"type": action, "seq": seq, **move}))
+                    continue
+                message = loads(text)
+                kind = message["type"]
+                if kind == "welcome":
+                    my_seat = message["seat"]
+                    seq = max(seq, message["last_seq"])
+                    self.ready += 1
+                    continue
+                if kind == "error" or (kind == "ack" and message["duplicate"]):
+                    self.errors += 1
+                    continue
+                if kind == "table" and host and my_seat >= 0:
+                    full = all(s["kind"] != "empty" for s in message["seats"])
+                    if message["phase"] == "lobby" and full and not started:
+                        started = True
+                        await self.go.wait()  # every table starts at once
+                        seq += 1
+                        await ws.send(json.dumps({"type": "start", "seq": seq}))
+                    elif message["phase"] == "over" and not self.stopping:
+                        seq += 1
+                        self.games += 1
+                        await ws.send(json.dumps({"type": "rematch", "seq": seq}))
+                    continue
+            # the server closed: the run is over
+
+    def _received(self, table_id: str, v: int) -> None:
+        entry = self.pending.get((table_id, v))
+        if entry is not None:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self.pending[(table_id, v)]
+                if self.measuring:
+                    self.latencies.append(time.perf_counter() - entry[0])
+                    self.actions += 1
+
+    async def table(self, client: httpx.AsyncClient, index: int) -> list[asyncio.Task[None]]:
+        response = await client.post(
+            f"{self.http}/api/tables",
+            json={"name": "P0", "rules": {"preset": self.args.preset, "players": 4}},
+        )
+        response.raise_for_status()
+        created = response.json()
+        rng = random.Random(index)
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(self.seat(created["table_id"], {"token": created["token"]}, rng))]
+        for seat in (1, 2, 3):
+            seat_rng = random.Random(rng.random())
+            join = {"name": f"P{seat}"}
+            tasks.append(loop.create_task(self.seat(created["table_id"], join, seat_rng)))
+        return tasks
+
+    async def run(self, server_pid: int) -> dict[str, Any]:
+        args = self.args
+        rss_before = _rss_kib(server_pid)
+        tasks: list[asyncio.Task[None]] = []
+        setup = time.perf_counter()
+        async with httpx.AsyncClient(timeout=60) as client:
+            for first in range(0, args.tables, 25):
+                batch = range(first, min(args.tables, first + 25))
+                for made in await asyncio.gather(*(self.table(client, i) for i in batch)):
+                    tasks.extend(made)
+        deadline = time.monotonic() + 120
+        while self.ready < 4 * args.tables and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if self.ready < 4 * args.tables:
+            raise RuntimeError(f"only {self.ready} of {4 * args.tables} seats joined")
+        setup = time.perf_counter() - setup
+        await asyncio.sleep(0.5)
+        rss_seated = _rss_kib(server_pid)
+        self.go.set()
+        await asyncio.sleep(args.warmup)
+        rss_playing = _rss_kib(server_pid)
+        cpu0 = _cpu_seconds(server_pid)
+        own0 = sum(os.times()[:2])
+        self.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(args.duration)
+        self.measuring = False
+        elapsed = time.perf_counter() - started
+        cpu = _cpu_seconds(server_pid) - cpu0
+        own = sum(os.times()[:2]) - own0
+        rss_end = _rss_kib(server_pid)
+        self.stopping = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        lat = sorted(self.latencies)
+        ms = 1000.0
+
+        def pct(p: float) -> float:
+            return lat[min(len(lat) - 1, int(p * len(lat)))] * ms if lat else float("nan")
+
+        return {
+            "tables": args.tables,
+            "websockets": 4 * args.tables,
+            "think_ms": args.think,
+            "duration_s": round(elapsed, 1),
+            "actions": self.actions,
+            "actions_per_s": round(self.actions / elapsed, 1),
+            "latency_ms": {
+                "median": round(statistics.median(lat) * ms, 2) if lat else None,
+                "p99": round(pct(0.99), 2),
+                "max": round(lat[-1] * ms, 2) if lat else None,
+            },
+            "server_cpu_percent": round(100 * cpu / elapsed, 1),
+            "server_cpu_ms_per_action": round(1000 * cpu / max(1, self.actions), 3),
+            "clients_cpu_percent": round(100 * own / elapsed, 1),
+            "setup_s": round(setup, 1),
+            "server_rss_mib": {
+                "before": round(rss_before / 1024, 1),
+                "seated": round(rss_seated / 1024, 1),
+                "playing": round(rss_playing / 1024, 1),
+                "end": round(rss_end / 1024, 1),
+            },
+            "memory_per_table_kib": round(
+                (max(rss_playing, rss_end) - rss_before) / args.tables, 1
+            ),
+            "games_finished": self.games,
+            "actions_sent_in_all": self.sent,
+            "errors": self.errors,
+        }
+
+
+async def _main(args: argparse.Namespace, http: str, ws: str, pid: int) -> dict[str, Any]:
+    bench = Bench(args, http, ws)
+    return await bench.run(pid)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean think time per action, ms (0: none)"
+    )
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--uvloop", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument(
+        "--url", help="measure a server already running there (e.g. http://127.0.0.1:8000)"
+    )
+    parser.add_argument("--server-pid", type=int, help="that server's process id (memory, CPU)")
+    args = parser.parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.uvloop:
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            uvloop.install()
+    if args.url:
+        ws = args.url.replace("http://", "ws://")
+        result = asyncio.run(_main(args, args.url, ws, args.server_pid or 0))
+        return _report(result)
+    with tempfile.TemporaryDirectory() as data:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cardverse",
+                "serve",
+                "--port",
+                "0",
+                "--data-dir",
+                data,
+                "--turn-timer",
+                "off",
+                "--grace",
+                "off",
+                "--round-pause",
+                "0",
+                "--rate-limit",
+                "10000",
+                "--burst",
+                "10000",
+                "--log-level",
+                "warning",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            if "serving on" not in line:
+                raise RuntimeError(f"the server did not start: {line!r}")
+            http = line.split()[3]
+            ws = http.replace("http://", "ws://")
+            result = asyncio.run(_main(args, http, ws, server.pid))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return _report(result)
+
+
+def _report(result: dict[str, Any]) -> int:
+    result["python"] = platform.python_version()
+    result["cpus"] = os.cpu_count()
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
