@@ -464,9 +464,11 @@ class Table:
             self._send(conn, {"type": "ack", "seq": seq, "duplicate": True})
             return
         if kind in ("play", "pass", "give"):
+            if seat.auto is not None:  # the person acts: the stand-in stops at once
+                seat.auto = None
+                self._presence(seat)
+                self._schedule()  # no stand-in move; the person's timer if this one is refused
             self._move(index, message)
-            if seat.auto is not None:
-                self._set_auto(seat, None)
         elif kind == "leave":
             self._not_playing()
             self._commit("leave", {"by": index, "seq": seq})

@@ -80,7 +80,7 @@ def test_bad_input_is_refused_clearly_and_changes_nothing(server: ServerThread) 
             (on_turn, json.dumps({"type": "pass", "seq": 50}), "pass_on_lead", "R8"),
             (host, json.dumps({"type": "join", "name": "Again"}), "already_seated", None),
             (host, json.dumps({"type": "start", "seq": 50}), "game_in_progress", None),
-            (waiting, json.dumps({"type": "start", "seq": 50}), "not_host", None),
+            (clients[1], json.dumps({"type": "start", "seq": 50}), "not_host", None),
         ]
         # A card that is not in the hand of the seat on turn (R8).
         hand = set(state["view"]["hand"]) if host is on_turn else None
