@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from engine_testkit import RANK_ORDER, canon, move_texts
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cardverse.engine import (
@@ -38,7 +38,7 @@ from cardverse.engine import (
     to_move,
 )
 from cardverse.engine.cards import deck_mask
-from cardverse.notation import read_position, record_to_json, replay_record, summary
+from cardverse.notation import NotationError, read_position, record_to_json, replay_record, summary
 
 RULE_NUMBER = re.compile(r"R([1-9]|[12][0-9]|30)")
 ALL_CARDS = mask_names(deck_mask(2))
@@ -512,7 +512,13 @@ def test_legal_moves_match_a_brute_force_reference(
     case: tuple[dict[str, Any], list[str], Action | None, Rules],
 ) -> None:
     position, hand, old, rules = case
-    read = read_position(json.loads(json.dumps(position)))
+    try:
+        read = read_position(json.loads(json.dumps(position)))
+    except NotationError as error:
+        # A clearing play on the table would have ended the trick (R14): no such position.
+        assert "clearing play" in str(error)
+        assert old is not None and set(old.cards) & {"2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S"}
+        assume(False)
     engine = move_texts(read.legal_moves())
     assert len(engine) == len(set(engine))
     expected = reference_moves(hand, old, rules, position["revolution"])
