@@ -18,6 +18,8 @@ from cardverse.server.store import Store
 from cardverse.server.tables import Settings, Table, TableService
 from cardverse.server.viewfilter import STATS, render, visible_cards
 
+pytestmark = pytest.mark.timeout(60)
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 
