@@ -51,7 +51,7 @@ from . import protocol as P
 from .botrunner import BotRunner
 from .protocol import ProtocolError
 from .store import Store, StoredEvent
-from .viewfilter import played_cards, render
+from .viewfilter import render
 from .wire import WireViews
 
 log = logging.getLogger("cardverse.server.tables")
@@ -712,7 +712,7 @@ class Table:
     def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
         game = self.game
         assert game is not None
-        played = played_cards(game)
+        played = self.wire.played(game)
         shared = self.wire.shared(game, played)
         stamp = self._stamp()
         timer = self._timer_info()

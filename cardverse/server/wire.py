@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine import Game, Phase, Rules, from_move
+from ..engine import PASS, Game, Phase, Rules, from_move
 from ..engine.cards import card_name, cards_of
+from ..engine.plays import CARDS_MASK
 from ..engine.scoring import titles_by_seat
 from .viewfilter import SeatView, Shared, share
 
@@ -53,6 +54,7 @@ class WireViews:
         self._rules: Rules | None = None
         self._rules_text = ""
         self._checked = 0  # length of the shared text's prefix the filter already checked
+        self._played = 0  # cards played in the history seen so far
 
     def _history_text(self, game: Game) -> tuple[str, str]:
         round_ = game.round
@@ -60,18 +62,27 @@ class WireViews:
             self._round = None
             self._history = []
             self._checked = 0
+            self._played = 0
             return "[]", "[]"
         if round_ is not self._round:
             self._round = round_
             self._history = []
             self._checked = 0
+            self._played = 0
         history = self._history
         entries = round_.history
         for trick, seat, move in entries[len(history) :]:
             body = move_text(move, seat)
             history.append('{"trick":' + str(trick) + "," + body[1:])
+            if move != PASS:
+                self._played |= move & CARDS_MASK
         trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
         return "[" + ",".join(history) + "]", trick_text
+
+    def played(self, game: Game) -> int:
+        """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
+        self._history_text(game)
+        return self._played
 
     def shared(self, game: Game, played: int | None = None) -> Shared:
         """The part of every seat's view that is the same for all (checked by the filter)."""

@@ -16,7 +16,7 @@ from cardverse.server import protocol as P
 from cardverse.server.protocol import parse_client_message
 from cardverse.server.store import Store
 from cardverse.server.tables import Settings, Table, TableService
-from cardverse.server.viewfilter import STATS, render, visible_cards
+from cardverse.server.viewfilter import STATS, played_cards, render, visible_cards
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -215,6 +215,7 @@ def test_wire_views_equal_the_engines_player_views(options: dict[str, Any]) -> N
         for _ in range(3000):
             if game.over:
                 break
+            assert wire.played(game) == played_cards(game)
             shared = wire.shared(game)
             for seat in range(rules.players):
                 text = render(
