@@ -221,8 +221,9 @@ async def get_record(request: Request) -> Response:
             games=len(table.records),
         )
         return _error_response(error, 404)
-    return JSONResponse(
+    return Response(
         table.records[number - 1],
+        media_type="application/json",
         headers={
             "Content-Disposition": f'attachment; filename="cardverse-{table_id}-{number}.json"'
         },

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -146,7 +147,7 @@ class Table:
         self.game: Game | None = None
         self.game_number = 0
         self.seed = 0
-        self.records: list[dict[str, Any]] = []
+        self.records: list[str] = []  # finished games' records, as compact JSON text
         self.n = 0  # events in the log
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
@@ -338,7 +339,8 @@ class Table:
         self.v += 1
         if game.over:
             self.phase = "over"
-            self.records.append(record_to_json(game, self._record_players()))
+            record = record_to_json(game, self._record_players())
+            self.records.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
             events.append(
                 {
                     "event": "game_over",

@@ -25,7 +25,7 @@ from .viewfilter import SeatView, Shared, share
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 _MOVE_TEXT: dict[tuple[int, int | None], str] = {}
-_MOVE_CACHE_LIMIT = 200_000
+_MOVE_CACHE_LIMIT = 50_000
 
 
 def move_text(move: int, seat: int | None) -> str:

@@ -165,6 +165,7 @@ def test_restoring_from_the_log_rebuilds_the_same_table(tmp_path: Path) -> None:
         restored = Table.restore(service, table.id, reopened.events(table.id))
         assert _state_of(restored) == _state_of(table)
         assert restored.records == table.records
+        assert json.loads(restored.records[0])["format"] == "president-record/1"
         reopened.close()
         service.close()
 
