@@ -58,6 +58,8 @@ CardList = Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length
 class _Client(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    type: str
+
 
 class Join(_Client):
     """Sit down: with ``name`` in a free seat (``seat`` to choose one), or with ``token`` to

@@ -290,7 +290,7 @@ class Table:
                     "_private": {"seats": [seat, pair.giver], "cards": _names(cards)},
                 }
             )
-            if game.phase is Phase.PLAY:
+            if not game.pending:  # the exchange is over: play begins
                 events.append({"event": "exchange_done", "leader": game.leader})
         else:
             round_ = game.round
@@ -636,7 +636,8 @@ class Table:
                 + " are empty",
                 seats=empty,
             )
-        self._commit("start", {"by": by, "seq": message.seq, "seed": secrets.randbits(63)})
+        seq = getattr(message, "seq", None)
+        self._commit("start", {"by": by, "seq": seq, "seed": secrets.randbits(63)})
         for seat in self.seats:
             if seat.kind == "human" and seat.conn is None:
                 self._start_grace(seat)
