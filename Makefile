@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/cardverse --help
+	$(BIN)/cardverse serve --host 127.0.0.1 --port 8000 --data-dir data
 
 lint: $(STAMP)
 	$(BIN)/ruff check cardverse tests bench
@@ -30,6 +30,9 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine_bench
+	$(BIN)/python -m bench.server_bench --tables 250 --duration 30
+	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
+		--out bench/results/server-think.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -250,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         "--url", help="measure a server already running there (e.g. http://127.0.0.1:8000)"
     )
     parser.add_argument("--server-pid", type=int, help="that server's process id (memory, CPU)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -261,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.url:
         ws = args.url.replace("http://", "ws://")
         result = asyncio.run(_main(args, args.url, ws, args.server_pid or 0))
-        return _report(result)
+        return _report(result, args.out)
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen(
             [
@@ -303,14 +304,14 @@ def main(argv: list[str] | None = None) -> int:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 server.kill()
-    return _report(result)
+    return _report(result, args.out)
 
 
-def _report(result: dict[str, Any]) -> int:
+def _report(result: dict[str, Any], out: Path) -> int:
     result["python"] = platform.python_version()
     result["cpus"] = os.cpu_count()
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     return 0
 
