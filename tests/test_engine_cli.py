@@ -9,20 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_testkit import SPEC_POSITION
 
 ROOT = Path(__file__).parent.parent
 
-POSITION: dict[str, Any] = {
-    "rules": {"preset": "standard", "players": 3},
-    "hands": [["3C", "7D", "7S"], ["9H", "9S", "2C"], ["4D", "KH"]],
-    "trick": [
-        {"seat": 2, "action": "play", "cards": ["6C", "6D"]},
-        {"seat": 0, "action": "pass"},
-    ],
-    "turn": 1,
-    "revolution": False,
-    "finished": [],
-}
+POSITION = SPEC_POSITION
 
 RECORD: dict[str, Any] = {
     "format": "president-record/1",

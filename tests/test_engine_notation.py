@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from engine_testkit import canon, expect, hand, move_texts, play
+from engine_testkit import SPEC_POSITION, SPEC_RECORD, canon, expect, hand, move_texts, play
 
 from cardverse.engine import (
     PASS,
@@ -29,54 +29,6 @@ from cardverse.notation import (
     replay_record,
     summary,
 )
-
-SPEC_POSITION: dict[str, Any] = {
-    "rules": {"preset": "standard", "players": 3},
-    "hands": [["3C", "7D", "7S"], ["9H", "9S", "2C"], ["4D", "KH"]],
-    "trick": [
-        {"seat": 2, "action": "play", "cards": ["6C", "6D"]},
-        {"seat": 0, "action": "pass"},
-    ],
-    "turn": 1,
-    "revolution": False,
-    "finished": [],
-}
-
-SPEC_RECORD: dict[str, Any] = {
-    "format": "president-record/1",
-    "rules": {"preset": "cardverse", "players": 3, "rounds": 2},
-    "players": [{"name": "Ann"}, {"name": "Bot", "ai": "hard"}, {"name": "Li"}],
-    "rounds": [
-        {
-            "hands": [["3C", "9H"], ["5D", "KS"], ["7C", "8C"]],
-            "actions": [
-                {"seat": 0, "action": "play", "cards": ["3C"]},
-                {"seat": 1, "action": "play", "cards": ["5D"]},
-                {"seat": 2, "action": "play", "cards": ["7C"]},
-                {"seat": 0, "action": "play", "cards": ["9H"]},
-                {"seat": 1, "action": "play", "cards": ["KS"]},
-            ],
-        },
-        {
-            "hands": [["4H", "6H", "JD"], ["10S", "QS"], ["AC", "2S", "5C"]],
-            "exchange": [
-                {"seat": 2, "action": "give", "cards": ["2S", "AC"]},
-                {"seat": 0, "action": "give", "cards": ["4H", "6H"]},
-            ],
-            "actions": [
-                {"seat": 2, "action": "play", "cards": ["4H"]},
-                {"seat": 0, "action": "play", "cards": ["JD"]},
-                {"seat": 1, "action": "play", "cards": ["QS"]},
-                {"seat": 2, "action": "pass"},
-                {"seat": 0, "action": "play", "cards": ["AC"]},
-                {"seat": 1, "action": "pass"},
-                {"seat": 0, "action": "play", "cards": ["2S"]},
-                {"seat": 1, "action": "play", "cards": ["10S"]},
-            ],
-        },
-    ],
-    "result": {"places": [[0, 1, 2], [0, 1, 2]], "points": [6, 4, 2]},
-}
 
 
 def moves_of(position: dict[str, Any]) -> set[str]:

@@ -16,7 +16,7 @@ import random
 import re
 from typing import Any
 
-from engine_testkit import RANK_ORDER, canon, move_texts
+from engine_testkit import RANK_ORDER, canon, card_strings, move_texts
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +25,6 @@ from cardverse.engine import (
     PASS,
     Action,
     ActionFormatError,
-    CardError,
     Game,
     Phase,
     Rules,
@@ -33,7 +32,6 @@ from cardverse.engine import (
     cards_of,
     from_move,
     mask_names,
-    parse_card,
     player_view,
     to_move,
 )
@@ -189,23 +187,6 @@ class Referee:
 
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def card_strings(data: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found |= card_strings(key) | card_strings(value)
-    elif isinstance(data, list):
-        for item in data:
-            found |= card_strings(item)
-    elif isinstance(data, str):
-        try:
-            parse_card(data)
-        except CardError:
-            return found
-        found.add(data.upper())
-    return found
 
 
 def played_this_round(game: Game) -> int:

@@ -4,29 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
 
-from engine_testkit import give, hand, play
+from engine_testkit import card_strings, give, hand, play
 
-from cardverse.engine import PASS, CardError, Game, Phase, Rules, parse_card, player_view
-
-
-def card_strings(data: Any) -> set[str]:
-    """Every string in a JSON value (keys too) that reads as a card."""
-    found: set[str] = set()
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found |= card_strings(key) | card_strings(value)
-    elif isinstance(data, list):
-        for item in data:
-            found |= card_strings(item)
-    elif isinstance(data, str):
-        try:
-            parse_card(data)
-        except CardError:
-            return found
-        found.add(data.upper())
-    return found
+from cardverse.engine import PASS, Game, Phase, Rules, player_view
 
 
 def names(mask: int) -> set[str]:
