@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check cardverse tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy cardverse/engine cardverse/notation.py
+	$(BIN)/mypy cardverse/engine cardverse/notation.py cardverse/bots
 
 unit: $(STAMP)
 	bash scripts/ensure-chromium.sh

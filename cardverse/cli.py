@@ -30,7 +30,7 @@ EXIT_MALFORMED = 2
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors with our exit status for malformed input."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         self.print_usage(sys.stderr)
         print(f"cardverse: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_MALFORMED)
