@@ -27,6 +27,7 @@ from ..engine import GIVE, PASS
 from ..engine.cards import JOKER_MASK, NATURAL_MASK, NUM_RANKS, RANK_2, RANK_3, RANK_8, cards_of
 from ..engine.options import Rules
 from ..engine.plays import CARDS_MASK, play_info
+from .easy import strength as play_strength
 
 
 class Style(NamedTuple):
@@ -80,15 +81,6 @@ def revolution_gain(counts: list[int], revolution: bool, skip: int) -> int:
                 rank_strength(rank, not revolution) - rank_strength(rank, revolution)
             )
     return gain
-
-
-def _play_strength(move: int, revolution: bool) -> int:
-    info = play_info(move)
-    if info.all_jokers:
-        return 13
-    if info.straight:
-        return 12 - info.bottom if revolution else info.rank
-    return 12 - info.rank if revolution else info.rank
 
 
 def _weakest_card_strength(move: int, revolution: bool) -> int:
@@ -166,20 +158,20 @@ def lead_play(
         # Finish: clearing plays keep the lead, so they go first, then the last group.
         clearing = [m for m in control if _keeps_lead(m, revolution, style)]
         if clearing:
-            return min(clearing, key=lambda m: _play_strength(m, revolution))
+            return min(clearing, key=lambda m: play_strength(m, revolution))
         if not weak:
-            return min(control, key=lambda m: _play_strength(m, revolution))
+            return min(control, key=lambda m: play_strength(m, revolution))
     if not weak:
         clearing = [m for m in control if _keeps_lead(m, revolution, style)]
         pool = clearing or control or list(legal)
         return min(
-            pool, key=lambda m: (_play_strength(m, revolution), -(m & CARDS_MASK).bit_count())
+            pool, key=lambda m: (play_strength(m, revolution), -(m & CARDS_MASK).bit_count())
         )
     if opponent_min == 1:
         sets = [m for m in weak if (m & CARDS_MASK).bit_count() > 1]
         if sets:
             return min(sets, key=lambda m: _weakest_card_strength(m, revolution))
-        return max(weak, key=lambda m: _play_strength(m, revolution))
+        return max(weak, key=lambda m: play_strength(m, revolution))
     return min(
         weak,
         key=lambda m: (_weakest_card_strength(m, revolution), -(m & CARDS_MASK).bit_count(), m),
@@ -231,14 +223,14 @@ def follow_play(
         if _breaks(move, counts):
             breaking.append(move)
             continue
-        key = _play_strength(move, revolution)
+        key = play_strength(move, revolution)
         if key < best_key or (key == best_key and move < best):
             best, best_key = move, key
     if best >= 0:
         return best
     if breaking:
         # No play keeps every group whole: split the weakest group that can cover.
-        return min(breaking, key=lambda m: (_play_strength(m, revolution), m))
+        return min(breaking, key=lambda m: (play_strength(m, revolution), m))
     if not controls:
         return PASS
     assert counts is not None
@@ -249,7 +241,7 @@ def follow_play(
         key=lambda m: (
             not _keeps_lead(m, revolution, style),
             (m & JOKER_MASK).bit_count(),
-            _play_strength(m, revolution),
+            play_strength(m, revolution),
         ),
     )
     rest = hand & ~cheapest
