@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check cardverse tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy cardverse/engine cardverse/notation.py cardverse/bots
+	$(BIN)/mypy cardverse
 
 unit: $(STAMP)
 	bash scripts/ensure-chromium.sh

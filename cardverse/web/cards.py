@@ -58,9 +58,9 @@ def card_svg(code: str, t: Translator, *, width: int | None = None, css_class: s
     """One card as an inline ``<svg>`` element (``code`` in notation: ``QH``, ``10C``, ``RJ``)."""
     code = code.strip().upper()
     label = escape(card_label(code, t))
-    size = f' width="{width}" height="{round(width * HEIGHT / WIDTH)}"' if width else ""
+    size_attrs = f' width="{width}" height="{round(width * HEIGHT / WIDTH)}"' if width else ""
     head = (
-        f'<svg class="{css_class}" viewBox="0 0 {WIDTH} {HEIGHT}"{size} role="img" '
+        f'<svg class="{css_class}" viewBox="0 0 {WIDTH} {HEIGHT}"{size_attrs} role="img" '
         f'aria-label="{label}" xmlns="http://www.w3.org/2000/svg" data-card="{code}">'
         f"<title>{label}</title>"
         f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="5" fill="#fff" '

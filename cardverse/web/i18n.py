@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -107,10 +107,10 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
         params.setdefault("num", n)
-        return self._t.ngettext(singular, plural, n) % params
+        return str(self._t.ngettext(singular, plural, n)) % params
 
     def pgettext(self, context: str, message: str, **params: Any) -> str:
-        text = self._t.pgettext(context, message)
+        text = str(self._t.pgettext(context, message))
         return text % params if params else text
 
     def plural(self, pair: tuple[str, str], n: int, **params: Any) -> str:
@@ -196,7 +196,8 @@ def extract() -> Catalog:
 
 def js_message_ids() -> list[str | tuple[str, str]]:
     """The msgids used by the ES modules (their translations are sent with each page)."""
-    return [message.id for message in extract() if _from_js(message.locations)]
+    ids = [message.id for message in extract() if _from_js(message.locations)]
+    return cast("list[str | tuple[str, str]]", ids)
 
 
 def _from_js(locations: Iterable[tuple[str, int | None]]) -> bool:

@@ -192,7 +192,7 @@ async def error_text(request: Request) -> Response:
 
     def seat_name(seat: int) -> str:
         if 0 <= seat < len(names) and isinstance(names[seat], str) and names[seat]:
-            return names[seat][:40]
+            return str(names[seat])[:40]
         return t.gettext(SEAT_LABEL, number=seat + 1)
 
     text = refusal_text(code, params, t, seat_name if names else None)
