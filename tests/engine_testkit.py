@@ -7,7 +7,10 @@ rule it checks. Nothing here decides what is legal: that is always the engine un
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from cardverse.engine import (
@@ -23,6 +26,8 @@ from cardverse.engine import (
     parse_cards,
     to_move,
 )
+
+ROOT = Path(__file__).parent.parent
 
 RANK_ORDER = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 
@@ -193,3 +198,16 @@ def card_strings(data: Any) -> set[str]:
             return found
         found.add(data.upper())
     return found
+
+
+def cli(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run `python -m cardverse ARGS` as a real process."""
+    return subprocess.run(
+        [sys.executable, "-m", "cardverse", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )

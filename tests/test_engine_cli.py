@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_testkit import SPEC_POSITION
-
-ROOT = Path(__file__).parent.parent
+from engine_testkit import SPEC_POSITION, cli
 
 POSITION = SPEC_POSITION
 
@@ -29,18 +25,6 @@ RECORD: dict[str, Any] = {
         }
     ],
 }
-
-
-def cli(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "cardverse", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-        check=False,
-    )
 
 
 def write(tmp_path: Path, data: Any, name: str = "input.json") -> str:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_testkit import canon, move_texts
+from engine_testkit import canon, cli, move_texts
 
 from cardverse.engine import OptionsError, rules_from_dict
 from cardverse.notation import (
@@ -27,7 +26,6 @@ from cardverse.notation import (
 )
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-ROOT = Path(__file__).parent.parent
 OUTCOMES = ("moves", "malformed", "summary", "illegal")
 
 
@@ -159,15 +157,7 @@ def run_cli(
         path = tmp_path / f"{command}.json"
         path.write_text(text, encoding="utf-8")
         args, given = [command, str(path)], None
-    return subprocess.run(
-        [sys.executable, "-m", "cardverse", *args],
-        input=given,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    return cli(*args, stdin=given)
 
 
 @pytest.mark.parametrize(("name", "case"), CLI_CASES, ids=[n for n, _ in CLI_CASES])

@@ -181,11 +181,3 @@ def action_from_json(data: object, *, need_seat: bool = False) -> Action:
     )
     to_move(action)  # reject malformed cards and joker declarations now
     return action
-
-
-def move_from_json(data: object) -> int:
-    return to_move(action_from_json(data))
-
-
-def move_to_json(move: int, seat: int | None = None) -> dict[str, Any]:
-    return from_move(move, seat).to_json()

@@ -38,19 +38,6 @@ def card_rank(card: int) -> int:
     return card >> 2
 
 
-def card_suit(card: int) -> int:
-    """Suit index (0 clubs, 1 diamonds, 2 hearts, 3 spades) of a natural card."""
-    return card & 3
-
-
-def is_joker(card: int) -> bool:
-    return card >= RED_JOKER
-
-
-def make_card(rank: int, suit: int) -> int:
-    return rank * 4 + suit
-
-
 def card_name(card: int) -> str:
     """Text form of a card, e.g. ``10H`` or ``RJ``."""
     if card in JOKER_NAMES:
@@ -117,16 +104,6 @@ def parse_cards(texts: object) -> int:
             raise CardError(f"card {card_name(card)} is listed twice")
         mask |= 1 << card
     return mask
-
-
-def rank_count(hand: int, rank: int) -> int:
-    """How many natural cards of ``rank`` a bit set holds."""
-    return ((hand >> (rank * 4)) & 15).bit_count()
-
-
-def rank_mask(rank: int) -> int:
-    """The bit set of all four natural cards of a rank."""
-    return 15 << (rank * 4)
 
 
 def deck(jokers: int = 0) -> list[int]:

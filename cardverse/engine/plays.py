@@ -32,7 +32,6 @@ from .cards import (
 STRAIGHT = 1 << 54
 _RJ_SHIFT = 56
 _BJ_SHIFT = 60
-DECLARATION_MASK = (0xFF) << _RJ_SHIFT
 GIVE = 1 << 64
 PASS = 1 << 65
 CARDS_MASK = (1 << 54) - 1
@@ -80,14 +79,6 @@ def declared_rank(move: int, joker: int) -> int | None:
 def move_cards(move: int) -> int:
     """The bit set of cards a move plays or gives."""
     return move & CARDS_MASK
-
-
-def is_pass(move: int) -> bool:
-    return move == PASS
-
-
-def is_give(move: int) -> bool:
-    return bool(move & GIVE)
 
 
 def _rank_nibbles(naturals: int) -> list[int]:
