@@ -55,9 +55,18 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real uvicorn server on 127.0.0.1 with a free port, in a thread of this process."""
     import uvicorn
 
+    from cardverse.server.heartbeat import uvicorn_ws_options
+
     app = make_app(tmp_path_factory.mktemp("data"))
     port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="auto")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="auto",
+        **uvicorn_ws_options(),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="web-test-server", daemon=True)
     thread.start()
