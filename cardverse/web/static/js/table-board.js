@@ -104,6 +104,7 @@ export function renderMe() {
   const mine = $("my-timer");
   const timed = state.turn && S.timer && S.timer.seat === S.seat;
   mine.hidden = !timed;
+  $("my-countdown").hidden = !timed;
   mine.toggleAttribute("data-timer", Boolean(timed));
   $("my-state").textContent = state.out >= 0 || state.passed ? state.text : "";
 }

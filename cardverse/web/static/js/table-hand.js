@@ -10,6 +10,7 @@ import { S, giveCount, hooks, legalMoves, myTurn, seatNames } from "./table-stat
 
 export const MIN_HIT = 44; // px of every card that a finger can reach
 const RAISE = 16; // px a chosen card rises
+const TOP = RAISE + 8; // room above the hand for a chosen card and its mark
 
 export async function errorText(code, params = {}) {
   const query = new URLSearchParams({
@@ -230,9 +231,9 @@ function fanLayout(count, width, cardWidth) {
     const inRow = Math.min(perRow, count - row * perRow);
     const used = (inRow - 1) * step + cardWidth;
     const left = (width - used) / 2 + (i - row * perRow) * step;
-    places.push({ left, top: RAISE + row * rowStep });
+    places.push({ left, top: TOP + row * rowStep });
   }
-  return { places, height: RAISE + (rows - 1) * rowStep + cardHeight + 2, step, rowStep, rows };
+  return { places, height: TOP + (rows - 1) * rowStep + cardHeight + 2, step, rowStep, rows };
 }
 
 export function renderHand() {
