@@ -100,6 +100,12 @@ def test_the_log_after_a_reload_equals_the_log_before(server_url: str, browser: 
                 break
             take_turn(page, keys=False)
         my_turn(page)
+        # the tab says whose turn it is: its title and its icon
+        wait_for(page, "document.title.startsWith('Your turn')")
+        icon = page.get_attribute("link[rel~='icon']", "href")
+        assert icon == "/static/img/your-turn.svg"
+        assert page.request.get(f"{server_url}{icon}").status == 200
+        assert page.is_visible("#your-turn")
         before = page.eval_on_selector_all("#log li", LOG)
         assert len(before) >= 3, before
         page.reload()
