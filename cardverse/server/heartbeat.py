@@ -3,9 +3,9 @@
 The server sends a WebSocket ping every :data:`PING_INTERVAL` seconds and closes a connection
 whose pong has not come :data:`PING_TIMEOUT` seconds later (browsers answer pings by
 themselves); the seat is then disconnected as after any close (the grace period starts). The
-web client sends a ``ping`` message every :data:`CLIENT_PING_MS` and takes the connection as
-dead after :data:`CLIENT_SILENCE_MS` without any message (static/js/table-net.js keeps the same
-numbers).
+web client (static/js/table-net.js, which gets these numbers from the page's config) sends a
+``ping`` message every :data:`CLIENT_PING_MS` and, checking every :data:`CLIENT_TICK_MS`, takes
+the connection as dead after :data:`CLIENT_SILENCE_MS` without any message.
 """
 
 from __future__ import annotations
@@ -14,8 +14,14 @@ from typing import Any
 
 PING_INTERVAL = 2.0
 PING_TIMEOUT = 3.0
+CLIENT_TICK_MS = 1000
 CLIENT_PING_MS = 2000
-CLIENT_SILENCE_MS = 5000
+CLIENT_SILENCE_MS = 4000  # + one tick: found within 5 s
+
+
+def client_settings() -> dict[str, int]:
+    """The web client's heartbeat, in milliseconds."""
+    return {"tickMs": CLIENT_TICK_MS, "pingMs": CLIENT_PING_MS, "silenceMs": CLIENT_SILENCE_MS}
 
 
 def uvicorn_ws_options() -> dict[str, Any]:

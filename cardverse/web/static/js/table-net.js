@@ -5,9 +5,18 @@
 
 const SEAT_KEY = "cardverse.seat.";
 const RETRY_MS = [300, 800, 1500, 3000, 5000];
-const TICK_MS = 1000;
-const PING_EVERY_MS = 2000;
-const SILENCE_MS = 4000; // nothing heard for this long (checked every second): dead
+// The heartbeat's timing comes from the page (cardverse/server/heartbeat.py); these are its
+// usual values: a ping every 2 s, dead after 4 s of silence, checked every second.
+let TICK_MS = 1000;
+let PING_EVERY_MS = 2000;
+let SILENCE_MS = 4000;
+
+export function setHeartbeat(settings) {
+  if (!settings) return;
+  TICK_MS = settings.tickMs || TICK_MS;
+  PING_EVERY_MS = settings.pingMs || PING_EVERY_MS;
+  SILENCE_MS = settings.silenceMs || SILENCE_MS;
+}
 
 export function storedSeat(tableId) {
   try {

@@ -34,7 +34,7 @@ import { announce, describeEvent, renderAway, renderLog } from "./table-narratio
 import { renderResults, renderScoreSheet } from "./table-results.js";
 import { setSound, showTurn, soundOn, turnStarted, unlockAudio } from "./table-signals.js";
 import * as State from "./table-state.js";
-import { TableConnection, storedSeat } from "./table-net.js";
+import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
 
 const { S, config, giveCount, hooks, myTurn, seatName, seats, tableId, tablePhase, gamePhase, isHost } =
   State;
@@ -401,6 +401,7 @@ function setUp() {
   });
 }
 
+setHeartbeat(config.heartbeat);
 const connection = new TableConnection(tableId, { onStatus, onMessage });
 hooks.send = send;
 hooks.sendRaw = (message) => connection.sendRaw(message);
