@@ -9,6 +9,7 @@ test, and the network is held or cut by routing the page's WebSocket (``route_we
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import time
@@ -16,6 +17,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import httpx
+
+from cardverse.server.story import final_titles
 
 from .test_table import APP, WAIT, data, highlighted, take_turn, wait_for
 from .test_table_screen import open_table
@@ -122,6 +125,13 @@ def test_the_log_after_a_reload_equals_the_log_before(server_url: str, browser: 
         assert page.is_visible("#score-dialog")
         assert page.locator("#score-body").inner_text().strip()
         page.keyboard.press("Escape")
+        # the sound switch is remembered
+        assert page.get_attribute("#sound-button", "aria-pressed") == "true"
+        page.click("#sound-button")
+        assert page.get_attribute("#sound-button", "aria-pressed") == "false"
+        page.reload()
+        my_turn(page)
+        assert page.get_attribute("#sound-button", "aria-pressed") == "false"
         assert not page.js_errors
     finally:
         page.context.close()
@@ -223,15 +233,22 @@ def test_a_whole_game_with_the_exchange_by_taps_on_a_phone(
             if data(page, "game") == "exchange":
                 exchange_seen = True
             if data(page, "my-turn") == "true":
-                # one screen: nothing scrolls, the hand and the buttons are on it
+                # one screen: nothing scrolls, the hand and the buttons are on it (measured once
+                # the cards have moved into their places)
+                wait_for(page, "document.getAnimations().every(a => a.playState !== 'running')")
                 fits = page.evaluate(
                     "(() => { const g = document.querySelector('#game');"
                     " const b = document.querySelector('#play-button').getBoundingClientRect();"
                     " const h = document.querySelector('#hand').getBoundingClientRect();"
-                    " return g.scrollHeight <= g.clientHeight && b.bottom <= innerHeight"
-                    " && h.bottom <= b.top && h.top >= 0; })()"
+                    " return {scroll: g.scrollHeight, client: g.clientHeight, play: b.bottom,"
+                    " top: b.top, hand: [h.top, h.bottom], height: innerHeight}; })()"
                 )
-                assert fits, "the game does not fit the phone's screen"
+                assert (
+                    fits["scroll"] <= fits["client"]
+                    and fits["play"] <= fits["height"]
+                    and fits["hand"][1] <= fits["top"]
+                    and fits["hand"][0] >= 0
+                ), f"the game does not fit the phone's screen: {fits}"
                 if turns == 3:
                     page.screenshot(path=str(artifacts / "table-touch-play-360x640.png"))
                 tap_turn(page)
@@ -242,6 +259,16 @@ def test_a_whole_game_with_the_exchange_by_taps_on_a_phone(
         assert exchange_seen or "give" in log, "no card exchange was seen"
         assert page.is_visible("#results")
         page.screenshot(path=str(artifacts / "table-touch-results-360x640.png"))
+        # the final standings: places and titles by the totals (R21, R22), ties shared
+        totals = page.evaluate("window.cardverseTable.state.view.points")
+        places, titles = final_titles(totals)
+        rows = page.eval_on_selector_all(
+            "#final-body tr",
+            "rows => rows.map(r => [r.cells[0].textContent,"
+            " r.querySelector('.title-badge')?.className.split('title-').pop() ?? null])",
+        )
+        order = sorted(range(len(totals)), key=lambda seat: (places[seat], seat))
+        assert rows == [[str(places[seat] + 1), titles[str(seat)]] for seat in order], rows
         assert turns > 5
         assert not page.js_errors
     finally:
@@ -297,6 +324,14 @@ def test_the_timer_is_right_after_a_network_stall(server_url: str, browser: Any)
         text = page.inner_text("#my-timer")
         minutes, seconds = text.split(":")
         assert abs(int(minutes) * 60 + int(seconds) - server_left / 1000) <= 1.5, text
+        # A state that arrives late says less time has passed than has (its ends_in is stale):
+        # the page goes by the deadline, so the time shown does not change.
+        late = json.loads(last)
+        late["timer"]["ends_in"] += 18
+        inject = "message => window.cardverseTable.receive(message)"
+        page.evaluate(inject, late)
+        shown = float(page.get_attribute("#my-timer", "data-remaining") or "nan")
+        assert abs(shown - (deadline - time.time() * 1000)) < 1000, shown
         assert not page.js_errors
     finally:
         page.context.close()
