@@ -287,3 +287,35 @@ def test_every_phase_fits_one_screen_at_every_size(
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_joker_is_drawn_where_it_stands(server_url: str, browser: Any) -> None:
+    """In a straight a joker is drawn in the place of the rank it stands for, marked with that
+    rank; in a set it is drawn beside the natural cards. The play to beat is highlighted."""
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    try:
+        open_table(page, server_url, 3, {"jokers": 2, "straights": True})
+        page.click("#start-button")
+        wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", timeout=15000)
+        state = page.evaluate("window.cardverseTable.state.state")
+        state["v"] += 1000
+        state["events"] = []
+        state["view"]["trick"] = [
+            {"seat": 1, "action": "play", "cards": ["7H", "RJ"]},
+            {"seat": 2, "action": "play", "cards": ["5S", "BJ", "7S"], "jokers": {"BJ": "6"}},
+        ]
+        inject(page, state)
+        order = page.eval_on_selector_all(
+            "#trick-plays .is-top svg", "els => els.map(e => e.dataset.card)"
+        )
+        assert order == ["5S", "BJ", "7S"]
+        assert page.inner_text("#trick-plays .is-top .joker-as") == "6"
+        earlier = page.eval_on_selector_all(
+            "#trick-plays .trick-play:not(.is-top) svg", "els => els.map(e => e.dataset.card)"
+        )
+        assert earlier == ["7H", "RJ"]
+        assert page.locator("#trick-plays .joker-as").count() == 1
+    finally:
+        context.close()

@@ -92,7 +92,6 @@ function onMessage(message) {
 
 function onState(message) {
   const wasMyTurn = myTurn();
-  const before = S.view;
   const oldRects = placesOnScreen();
   if (!State.onState(message)) return;
   const lines = message.events.map(describeEvent).filter(Boolean);
@@ -109,7 +108,7 @@ function onState(message) {
   render();
   updateNote();
   if (nowMine && !wasMyTurn) pulse($("your-turn"));
-  animate(message.events, before, oldRects);
+  animate(message.events, oldRects);
 }
 
 async function onError(message) {
@@ -136,7 +135,7 @@ function placesOnScreen() {
   return rects;
 }
 
-function animate(events, before, rects) {
+function animate(events, rects) {
   if (reducedMotion() || $("game").hidden || !S.view) return;
   const pileRect = $("pile").getBoundingClientRect();
   for (const event of events) {
@@ -148,8 +147,6 @@ function animate(events, before, rects) {
     } else if ((event.event === "gift" || event.event === "give") && event.to === S.seat && event.cards) {
       const from = rects.get(event.seat) || pileRect;
       for (const code of event.cards) flyFrom(handCard(code), from);
-    } else if (event.event === "exchange_done" && before && before.phase === "exchange") {
-      // nothing more: the cards already moved with each give
     } else if (event.event === "revolution") {
       flip($("hand"));
     }
