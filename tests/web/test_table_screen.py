@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from .test_browser import CONTRAST
 from .test_table import APP, WAIT, wait_for
 
 SIZES = {
@@ -242,6 +243,9 @@ def test_every_phase_fits_one_screen_at_every_size(
                 check_screen(page, where, parts, inside)
                 if "hand" in parts:
                     check_hit_areas(page, where)
+                if size == "360x640":
+                    failures = page.evaluate(CONTRAST)
+                    assert not failures, f"{where}: low contrast {failures[:5]}"
 
         host_lobby = {"share": "#share-link", "seats": "#seat-list", "start": "#start-button"}
         each_size("lobby", host_lobby, {})
