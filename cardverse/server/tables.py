@@ -446,9 +446,8 @@ class Table:
     def _handle(self, conn: Conn, message: P._Client) -> None:
         kind = message.type
         if kind == "ping":
-            pong = {"type": "pong", "seq": getattr(message, "seq", None)}
-            pong["server_time"] = round(time.time() * 1000)
-            self._send(conn, pong)
+            seq = getattr(message, "seq", None)
+            self._send(conn, {"type": "pong", "seq": seq, "server_time": round(time.time() * 1000)})
             return
         if kind == "join":
             assert isinstance(message, P.Join)

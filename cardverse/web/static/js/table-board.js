@@ -57,13 +57,9 @@ export function renderPlayers() {
     // little below the sides when there are many)
     const range = order.length >= 5 ? (220 * Math.PI) / 180 : Math.PI;
     const angle = Math.PI - (range - Math.PI) / 2 + ((position + 0.5) * range) / order.length;
-    return el(
+    const chip = el(
       "li",
-      {
-        class: classes.join(" "),
-        "data-seat": String(index),
-        style: `--x:${(50 + 44 * Math.cos(angle)).toFixed(2)}%;--y:${(55 + 45 * Math.sin(angle)).toFixed(2)}%`,
-      },
+      { class: classes.join(" "), "data-seat": String(index) },
       el(
         "div",
         { class: "player-head" },
@@ -85,6 +81,10 @@ export function renderPlayers() {
       ),
       timed ? el("span", { class: "countdown", "aria-hidden": "true" }, el("span", { class: "countdown-bar" })) : null,
     );
+    // (set through the CSS object model, which a content security policy allows)
+    chip.style.setProperty("--x", `${(50 + 44 * Math.cos(angle)).toFixed(2)}%`);
+    chip.style.setProperty("--y", `${(55 + 45 * Math.sin(angle)).toFixed(2)}%`);
+    return chip;
   });
   list.replaceChildren(...items);
 }
