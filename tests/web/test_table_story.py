@@ -365,7 +365,7 @@ def test_the_server_closes_a_dead_connection_within_5_s(server_url: str) -> None
 
 
 def test_the_page_lists_what_the_computer_did_while_the_person_was_away(
-    quick_grace_server: Any, browser: Any
+    quick_grace_server: Any, browser: Any, artifacts: Any
 ) -> None:
     live = quick_grace_server
     page = new_page(browser, 360, 640)
@@ -400,6 +400,7 @@ def test_the_page_lists_what_the_computer_did_while_the_person_was_away(
             expected = {"pass": "passed", "play": "played", "give": "gave back"}[kind]
             assert item.startswith(expected), (item, move)
         assert "While you were away" in page.inner_text("#away")
+        page.screenshot(path=str(artifacts / "table-away-360x640.png"))
         page.click("#away-close")
         assert page.is_hidden("#away")
         assert not page.js_errors
