@@ -446,8 +446,10 @@ class Table:
     def _handle(self, conn: Conn, message: P._Client) -> None:
         kind = message.type
         if kind == "ping":
-            seq = getattr(message, "seq", None)
-            self._send(conn, {"type": "pong", "seq": seq, "server_time": round(time.time() * 1000)})
+            now = round(time.time() * 1000)
+            self._send(
+                conn, {"type": "pong", "seq": getattr(message, "seq", None), "server_time": now}
+            )
             return
         if kind == "join":
             assert isinstance(message, P.Join)
