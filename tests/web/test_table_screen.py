@@ -95,6 +95,18 @@ def check_screen(page: Any, where: str, parts: dict[str, str], inside: dict[str,
         assert any(n.startswith(name) for n in boxes), f"{where}: {name} is not shown"
 
 
+def check_cards_in_hand(page: Any, where: str) -> None:
+    """Every card of the hand lies inside the hand's box (which nothing else overlaps)."""
+    outside = page.evaluate(
+        "(() => { const h = document.querySelector('#hand').getBoundingClientRect();"
+        " return [...document.querySelectorAll('#hand .hand-card')].filter(c => {"
+        " const r = c.getBoundingClientRect(); return r.left < h.left - 0.5 || r.right > h.right"
+        " + 0.5 || r.top < h.top - 0.5 || r.bottom > h.bottom + 0.5; }).map(c => c.dataset.card);"
+        " })()"
+    )
+    assert not outside, f"{where}: cards outside the hand: {outside}"
+
+
 def check_hit_areas(page: Any, where: str) -> None:
     for area in page.evaluate(HIT_AREAS):
         assert area["w"] >= MIN_HIT and area["h"] >= MIN_HIT, f"{where}: {area}"
@@ -243,6 +255,7 @@ def test_every_phase_fits_one_screen_at_every_size(
                 check_screen(page, where, parts, inside)
                 if "hand" in parts:
                     check_hit_areas(page, where)
+                    check_cards_in_hand(page, where)
                 if size == "360x640":
                     failures = page.evaluate(CONTRAST)
                     assert not failures, f"{where}: low contrast {failures[:5]}"

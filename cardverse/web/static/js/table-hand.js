@@ -252,7 +252,7 @@ export function renderHand() {
   const turn = myTurn();
   const playable = turn ? playableCards(legalMoves(), S.selected) : new Set();
   if (!order.includes(focusedCode)) focusedCode = order[0] ?? null;
-  const cardWidth = parseFloat(getComputedStyle(hand).getPropertyValue("--hand-w")) || 56;
+  const cardWidth = hand.firstElementChild ? hand.firstElementChild.offsetWidth : 56;
   const layout = fanLayout(order.length, hand.clientWidth || 320, cardWidth);
   hand.style.height = order.length ? `${layout.height}px` : "0px";
   hand.dataset.rows = String(layout.rows);
