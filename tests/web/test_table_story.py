@@ -25,6 +25,19 @@ from .test_table_screen import open_table
 
 LOG = "els => els.map(e => e.textContent)"
 
+# Counts every animation the page starts: Web Animations, CSS transitions and CSS animations.
+COUNT_ANIMATIONS = """
+window.__animations = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animations += 1;
+  return animate.apply(this, args);
+};
+for (const kind of ["transitionrun", "animationstart"]) {
+  document.addEventListener(kind, () => { window.__animations += 1; }, true);
+}
+"""
+
 
 def new_page(browser: Any, width: int = 1280, height: int = 800, **options: Any) -> Any:
     context = browser.new_context(viewport={"width": width, "height": height}, **options)
@@ -141,11 +154,11 @@ def test_a_won_trick_shows_a_moment_and_motion_runs(server_url: str, browser: An
     """A won trick is on the table 1 s after the winning play and gone after 3 s."""
     page = new_page(browser, 360, 640)
     try:
-        page.clock.install()
-        page.add_init_script(
-            "window.__animations = 0; setInterval(() => { window.__animations ="
-            " Math.max(window.__animations, document.getAnimations().length); }, 5);"
-        )
+        # The page's clock stands still unless the test moves it on.
+        now = time.time()
+        page.clock.install(time=now)
+        page.clock.pause_at(now + 5)
+        page.add_init_script(COUNT_ANIMATIONS)
         open_table(page, server_url, 3, {})
         start_game(page)
         checked = False
@@ -156,7 +169,7 @@ def test_a_won_trick_shows_a_moment_and_motion_runs(server_url: str, browser: An
                 " return t ? {left: t.until - performance.now(), seat: t.seat} : null; })()"
             )
             if taken and taken["left"] > 600:
-                # 1 s after the winning play (the trick is shown for 1.5 s)
+                # 1 s after the winning play (the trick is shown for 1.5 s), then 3 s after it
                 page.clock.run_for(int(taken["left"] - 500))
                 assert page.is_visible("#taken"), "the won trick is gone before 1 s"
                 words = page.inner_text("#taken")
@@ -176,10 +189,7 @@ def test_a_won_trick_shows_a_moment_and_motion_runs(server_url: str, browser: An
 def test_reduced_motion_runs_no_animation(server_url: str, browser: Any) -> None:
     page = new_page(browser, 360, 640, reduced_motion="reduce")
     try:
-        page.add_init_script(
-            "window.__animations = 0; setInterval(() => { window.__animations ="
-            " Math.max(window.__animations, document.getAnimations().length); }, 5);"
-        )
+        page.add_init_script(COUNT_ANIMATIONS)
         open_table(page, server_url, 3, {})
         start_game(page)
         for _ in range(12):

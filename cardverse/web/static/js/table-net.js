@@ -62,6 +62,7 @@ export class TableConnection {
     this.offsetRtt = Infinity; // the round trip of the best measurement on this connection
     this.nextSeq = 1;
     this.pending = null; // the last numbered message not yet answered: {seq, message}
+    this.queued = null; // a message waiting for the connection to open
     this.everOpen = false;
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
@@ -97,6 +98,8 @@ export class TableConnection {
       this.ping(); // the first round trip measures the clock offset
       const seat = storedSeat(this.tableId);
       if (seat) this.sendRaw({ type: "join", token: seat.token });
+      else if (this.queued) this.sendRaw(this.queued); // asked for before the connection was open
+      this.queued = null;
       this.handlers.onStatus("open");
     });
     socket.addEventListener("message", (event) => {
@@ -237,6 +240,11 @@ export class TableConnection {
 
   get open() {
     return Boolean(this.socket && this.socket.readyState === WebSocket.OPEN);
+  }
+
+  // An unnumbered message that should go as soon as the connection is open (taking a seat).
+  sendSoon(message) {
+    if (!this.sendRaw(message)) this.queued = message;
   }
 
   sendRaw(message) {

@@ -401,7 +401,7 @@ function setUp() {
 setHeartbeat(config.heartbeat);
 const connection = new TableConnection(tableId, { onStatus, onMessage });
 hooks.send = send;
-hooks.sendRaw = (message) => connection.sendRaw(message);
+hooks.sendRaw = (message) => connection.sendSoon(message);
 hooks.render = render;
 hooks.serverNow = () => connection.serverNow();
 hooks.pending = () => Boolean(connection.pending);
