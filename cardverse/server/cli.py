@@ -35,7 +35,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
     import uvicorn
 
     from .app import create_app
-    from .heartbeat import uvicorn_ws_options
+    from .heartbeat import heartbeat_limits
     from .tables import Settings
 
     logging.basicConfig(
@@ -73,7 +73,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         "log_level": args.log_level,
         "ws_max_size": 64 * MAX_MESSAGE_BYTES,  # larger: refused with a message, not closed
         "ws_per_message_deflate": False,
-        **uvicorn_ws_options(),  # the heartbeat: a dead connection is found within 5 s
+        **heartbeat_limits(),  # the heartbeat: a dead connection is found within 5 s
         "access_log": args.access_log,
         "lifespan": "on",
         "timeout_graceful_shutdown": 3,

@@ -10,8 +10,6 @@ the connection as dead after :data:`CLIENT_SILENCE_MS` without any message.
 
 from __future__ import annotations
 
-from typing import Any
-
 PING_INTERVAL = 2.0
 PING_TIMEOUT = 3.0
 CLIENT_TICK_MS = 1000
@@ -24,6 +22,6 @@ def client_settings() -> dict[str, int]:
     return {"tickMs": CLIENT_TICK_MS, "pingMs": CLIENT_PING_MS, "silenceMs": CLIENT_SILENCE_MS}
 
 
-def uvicorn_ws_options() -> dict[str, Any]:
-    """uvicorn's WebSocket keep-alive settings for the heartbeat."""
+def heartbeat_limits() -> dict[str, float]:
+    """uvicorn's WebSocket ping settings for the heartbeat."""
     return {"ws_ping_interval": PING_INTERVAL, "ws_ping_timeout": PING_TIMEOUT}

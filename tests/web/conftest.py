@@ -57,7 +57,7 @@ class LiveServer:
     def __init__(self, app: Any) -> None:
         import uvicorn
 
-        from cardverse.server.heartbeat import uvicorn_ws_options
+        from cardverse.server.heartbeat import heartbeat_limits
 
         self.app = app
         port = _free_port()
@@ -67,7 +67,7 @@ class LiveServer:
             port=port,
             log_level="warning",
             lifespan="auto",
-            **uvicorn_ws_options(),
+            **heartbeat_limits(),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="web-test-server", daemon=True)
