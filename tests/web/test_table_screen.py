@@ -6,8 +6,10 @@ every opponent inside the viewport without overlapping (measured from bounding b
 every card of the hand keeps a hit area of at least 44 px. The lobby and the play are the
 server's own; the other phases are drawn from the real state of that game with the phase's
 fields changed (the page draws whatever state it is given), so that every phase can be seen at
-every size without waiting for chance to bring it. Screenshots of every phase at every size go
-to test-artifacts/web/screen/.
+every size without waiting for chance to bring it. Where a phase has no Play or Pass (the
+exchange has Give back; the round's results have nothing to play) they are not asked for; at
+the game's end the table makes way for the standings, which must fit with their buttons.
+Screenshots of every phase at every size go to test-artifacts/web/screen/.
 """
 
 from __future__ import annotations
