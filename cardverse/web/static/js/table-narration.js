@@ -100,8 +100,19 @@ export function takenWords(event) {
   return t("%(name)s takes the trick.", { name: seatName(event.seat) });
 }
 
+// The rounds finished before the current one, a line each (their places are public and in
+// the state, so the lines are the same after a reload), then this round's events.
 export function logLines() {
-  return S.events.map(describeEvent).filter(Boolean);
+  const started = S.events.find((event) => event.event === "round_started");
+  const current = started ? started.round : S.view ? S.view.round : 1;
+  const earlier = (S.view ? S.view.places : []).slice(0, Math.max(0, current - 1));
+  const summaries = earlier.map((order, index) =>
+    t("Round %(round)s: %(places)s", {
+      round: index + 1,
+      places: order.map((seat, place) => `${place + 1}. ${seatName(seat)}`).join(", "),
+    }),
+  );
+  return [...summaries, ...S.events.map(describeEvent).filter(Boolean)];
 }
 
 // The round's log: in full in the side panel (wide screens) and in the log dialog; the last
