@@ -297,7 +297,7 @@ def error_page(request: Request, status: int, headers: dict[str, str] | None = N
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
-    """An HTTP error (unknown address, wrong method …): a page for people, as before for machines."""
+    """An HTTP error (unknown address, wrong method …): a page for people; machines as before."""
     assert isinstance(exc, HTTPException)
     if request.url.path.startswith(MACHINE_PREFIXES) or exc.status_code in (204, 304):
         if exc.status_code in (204, 304):

@@ -14,7 +14,14 @@ from .. import __version__
 from ..engine.options import FIRST_SEAT, OPTION_NAMES, PRESETS, Rules
 from ..engine.scoring import title_for_place
 from .i18n import N_, NP_
-from .messages import BOT_LEVEL_TEXTS, BOT_LEVELS, OPTION_LABELS, PRESET_NAMES, TITLES
+from .messages import (
+    BOT_LEVEL_TEXTS,
+    BOT_LEVELS,
+    NORMAL_BOT_WITHOUT_JOKERS,
+    OPTION_LABELS,
+    PRESET_NAMES,
+    TITLES,
+)
 
 ORDER = ["3C", "4D", "5H", "6S", "7C", "8D", "9H", "10S", "JC", "QD", "KH", "AS", "2C"]
 REVERSED_ORDER = list(reversed(ORDER))
@@ -155,7 +162,9 @@ def _may(rules: Rules) -> list[Line]:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
         if rules.jokers == 1:
             may.append(
-                _line(N_("The joker played alone beats every single card, and nothing can cover it."))
+                _line(
+                    N_("The joker played alone beats every single card, and nothing can cover it.")
+                )
             )
         elif rules.equal_plays:
             may.append(
@@ -198,7 +207,9 @@ def _clearing(rules: Rules) -> list[Line]:
         clearing.append(_line(N_("During a revolution a set of 3s clears the pile instead.")))
     if rules.eight_stop:
         clearing.append(
-            _line(N_("A set of 8s clears the pile too, in the normal order and during a revolution."))
+            _line(
+                N_("A set of 8s clears the pile too, in the normal order and during a revolution.")
+            )
             if rules.revolution
             else _line(N_("A set of 8s clears the pile too."))
         )
@@ -362,7 +373,9 @@ def _exchange(rules: Rules) -> list[Line]:
     if rules.jokers:
         lines.append(_line(N_("Jokers count as the highest cards.")))
     if rules.revolution:
-        lines.append(_line(N_("The exchange always uses the normal order, even after a revolution.")))
+        lines.append(
+            _line(N_("The exchange always uses the normal order, even after a revolution."))
+        )
     lines.append(
         _line(N_("Only the two players of each pair see the cards that pass between them."))
     )
@@ -405,6 +418,13 @@ def _special(rules: Rules) -> list[Line]:
             )
         )
     return special
+
+
+def _bot_text(level: str, rules: Rules) -> str:
+    """R28–R30, in words that mention jokers only when the table plays with them."""
+    if level == "normal" and not rules.jokers:
+        return NORMAL_BOT_WITHOUT_JOKERS
+    return BOT_LEVEL_TEXTS[level]
 
 
 def rules_sheet_context(rules: Rules) -> dict[str, Any]:
@@ -478,7 +498,7 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
         "options": options,
         "sections": sections,
         "places": places,
-        "bots": [(BOT_LEVELS[level], BOT_LEVEL_TEXTS[level]) for level in BOT_LEVELS],
+        "bots": [(BOT_LEVELS[level], _bot_text(level, rules)) for level in BOT_LEVELS],
         "version": __version__,
     }
 
