@@ -57,7 +57,7 @@ def _plural(pair: tuple[str, str], count: int, **params: Any) -> Line:
 
 
 def _setup(rules: Rules) -> list[Line]:
-    """R1–R3, R23: the players, the deck, the deal and the order of the ranks."""
+    """R1–R3, R23, R26: the players, the deck, the deal, the order of the ranks, what one sees."""
     players, deck = rules.players, rules.deck_size
     low, high = deck // players, -(-deck // players)
     return [
@@ -92,6 +92,12 @@ def _setup(rules: Rules) -> list[Line]:
         Line(
             N_("Suits do not matter. From the lowest to the highest, the ranks are:"),
             cards=ORDER,
+        ),
+        _line(
+            N_(
+                "You see your own hand, how many cards every other player holds, and every card "
+                "played this round."
+            )
         ),
     ]
 

@@ -432,6 +432,12 @@ SHEET_FACTS: list[Fact] = [
         "holds cards leads.",
     ),
     (
+        "R26",
+        lambda r: True,
+        "You see your own hand, how many cards every other player holds, and every card played "
+        "this round.",
+    ),
+    (
         "R27",  # computer players see only what a person in their seat would see
         lambda r: True,
         "Empty seats can be filled with computer players. They see only what a person in their "
