@@ -552,3 +552,77 @@ def test_R3_sheet_writes_the_reversed_order_out(client: TestClient, lang: str) -
         ranks=ranks,
     )
     assert sentence in text
+
+
+# --- the other rules pages: their key facts, in every language ----------------------------
+
+OTHER_PAGE_FACTS: dict[str, list[str]] = {
+    "/rules": [
+        # R1, R3
+        "One deck of 52 cards. Suits never matter: only the rank does. From the lowest to the "
+        "highest:",
+        # R10 (equal plays in the standard game)
+        "A set beats another one with a higher rank. The standard game also allows the same rank: "
+        "this is called an equal play.",
+        # R14
+        "A set of 2s clears the pile at once, and the same player leads again.",
+        # R21, R22
+        "The first out is the President and the second the Vice-President; the second to last is "
+        "the Vice-Scum and the last the Scum. Everyone else is a Citizen. With 3 players there are "
+        "only a President, a Citizen and a Scum.",
+        "The first place gets as many points as there are players, each next place one point "
+        "fewer, and the last place 1 point.",
+        # R27
+        "Empty seats can be filled with computer players. They see only what a person in their "
+        "seat would see.",
+    ],
+    "/rules/jokers": [
+        # R2, R5, R14 (a set counts by its natural cards)
+        "A joker is a wild card. With this option one or two jokers, a red and a black one, are "
+        "shuffled into the deck.",
+        "A joker stands in for any card of a set: three 7s and a joker make four 7s. A joker "
+        "played alone, or both jokers as a pair, beat every set of their size, even during a "
+        "revolution. A set counts by its other cards: a 2 and a joker are a pair of 2s and clear "
+        "the pile, but jokers alone never clear it.",
+        # R10: only the other joker covers a lone joker, and only with equal plays
+        "Beat every set of their size; only the other joker covers a lone joker, and only with "
+        "equal plays",
+        "Jokers count as the highest cards",  # R25
+    ],
+    "/rules/eight-stop": [
+        # R14 with eight_stop
+        "With this option the 8 clears the pile like a 2: a set of 8s ends the trick at once, and "
+        "its player leads the next one.",
+        "The 8 keeps its place in the order: you can play it only where an 8 would beat the last "
+        "play. With straights, any straight that holds an 8 clears the pile, even when a joker "
+        "stands for the 8.",
+        "Also any set of 8s, even during a revolution",
+    ],
+    "/rules/equal-plays": [
+        "An equal play covers the last play with a set of the same rank, such as a 9 on a 9. The "
+        "standard game allows it. When equal plays are switched off, every play must be strictly "
+        "higher, so tricks end sooner.",
+        "Only a lone joker, by the other joker",  # R10
+    ],
+    "/rules/exchange": [
+        # R25, R19
+        "The highest cards are given automatically; the President and the Vice-President choose "
+        "what to give back. The exchange always uses the normal order, even after a revolution. "
+        "The standard game has the exchange; this page shows what changes without it.",
+        "One card each way, with 4 or more players",
+    ],
+    "/rules/cardverse": [
+        "The CardVerse preset is the set of rules we suggest for quick games: revolution on, no "
+        "equal plays, no straights and no jokers, for 3 to 6 players. Locked options cannot be "
+        "changed while this preset is chosen; the others can.",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("path", list(OTHER_PAGE_FACTS))
+def test_every_rules_page_says_its_facts(client: TestClient, path: str, lang: str) -> None:
+    page = _page(client, path, lang)
+    assert not _missing(_text(page), OTHER_PAGE_FACTS[path], lang)
+    if lang == "en":
+        assert "in either order" not in page  # "either order" read as "any order" (issue 8)
