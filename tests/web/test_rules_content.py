@@ -566,6 +566,9 @@ OTHER_PAGE_FACTS: dict[str, list[str]] = {
         "this is called an equal play.",
         # R14
         "A set of 2s clears the pile at once, and the same player leads again.",
+        # R13
+        "If the player who should lead next has gone out, the next player in seat order who "
+        "still holds cards leads.",
         # R21, R22
         "The first out is the President and the second the Vice-President; the second to last is "
         "the Vice-Scum and the last the Scum. Everyone else is a Citizen. With 3 players there are "
