@@ -135,10 +135,38 @@ class Rematch(_Client):
 
 
 class Leave(_Client):
-    """Give up one's seat between games (the token stops working)."""
+    """Give up one's seat. Between games the seat is freed (the token stops working); during a
+    game a computer player (normal) takes over at once and the token still takes the seat back
+    until the game ends. When the host leaves, the next connected person hosts."""
 
     type: Literal["leave"]
     seq: Seq
+
+
+class Replace(_Client):
+    """Host only: a computer player (normal) instead of the person in ``seat``, who must be
+    disconnected or have a computer player standing in; their token stops working."""
+
+    type: Literal["replace"]
+    seq: Seq
+    seat: SeatNumber
+
+
+class MoveSeat(_Client):
+    """Host only, between games: move the person in ``seat`` to the empty seat ``to``."""
+
+    type: Literal["move_seat"]
+    seq: Seq
+    seat: SeatNumber
+    to: SeatNumber
+
+
+class Remove(_Client):
+    """Host only, between games: remove the person in ``seat``; their token stops working."""
+
+    type: Literal["remove"]
+    seq: Seq
+    seat: SeatNumber
 
 
 class Back(_Client):
@@ -171,6 +199,9 @@ ClientMessage = Annotated[
     | Start
     | Rematch
     | Leave
+    | Replace
+    | MoveSeat
+    | Remove
     | Back
     | Sync
     | Ping,
@@ -187,6 +218,9 @@ CLIENT_MODELS: dict[str, type[_Client]] = {
     "start": Start,
     "rematch": Rematch,
     "leave": Leave,
+    "replace": Replace,
+    "move_seat": MoveSeat,
+    "remove": Remove,
     "back": Back,
     "sync": Sync,
     "ping": Ping,
@@ -401,6 +435,13 @@ class GameOverEvent(_Server):
     titles: dict[str, str]
 
 
+class GameAbandonedEvent(_Server):
+    """Every person left during the game: it ends here (its record is downloadable)."""
+
+    event: Literal["game_abandoned"]
+    game: int
+
+
 Event = Annotated[
     PlayEvent
     | PassEvent
@@ -413,7 +454,8 @@ Event = Annotated[
     | RoundStartedEvent
     | ExchangeDoneEvent
     | RoundOverEvent
-    | GameOverEvent,
+    | GameOverEvent
+    | GameAbandonedEvent,
     Field(discriminator="event"),
 ]
 
@@ -454,7 +496,7 @@ class SeatInfo(_Server):
     name: str | None
     level: Literal["easy", "normal", "hard"] | None
     connected: bool
-    auto: Literal["timeout", "disconnected"] | None
+    auto: Literal["timeout", "disconnected", "left"] | None
     host: bool
 
 
@@ -530,7 +572,7 @@ class Presence(_Server):
     type: Literal["presence"]
     seat: int
     connected: bool
-    auto: Literal["timeout", "disconnected"] | None
+    auto: Literal["timeout", "disconnected", "left"] | None
 
 
 class Ack(_Server):
@@ -560,6 +602,31 @@ class Replaced(_Server):
     message: str
 
 
+class HostChanged(_Server):
+    """The host role passed from seat ``previous`` to seat ``host`` (null: nobody is seated),
+    because the host ``left`` or was ``away`` longer than the grace period."""
+
+    type: Literal["host_changed"]
+    host: int | None
+    previous: int
+    reason: Literal["left", "away"]
+
+
+class SeatLost(_Server):
+    """The host took your seat away: ``removed`` from the lobby, or ``replaced_by_bot``. You
+    are watching now; your token no longer works."""
+
+    type: Literal["seat_lost"]
+    reason: Literal["removed", "replaced_by_bot"]
+
+
+class Moved(_Server):
+    """The host moved you to ``seat`` (your token moves with you)."""
+
+    type: Literal["moved"]
+    seat: int
+
+
 class Pong(_Server):
     """``server_time``: the server's wall clock (ms, Unix epoch) when it answered."""
 
@@ -569,7 +636,18 @@ class Pong(_Server):
 
 
 ServerMessage = Annotated[
-    Hello | Welcome | TableMsg | State | Presence | Ack | ErrorMsg | Replaced | Pong,
+    Hello
+    | Welcome
+    | TableMsg
+    | State
+    | Presence
+    | Ack
+    | ErrorMsg
+    | Replaced
+    | HostChanged
+    | SeatLost
+    | Moved
+    | Pong,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -604,6 +682,9 @@ ERROR_CODES: dict[str, str] = {
     "seats_empty": "some seats are still empty",
     "seat_occupied": "a person sits in a seat that would be removed",
     "not_a_bot": "that seat holds no computer player",
+    "not_a_person": "that seat holds no person",
+    "not_yourself": "the host cannot do this to their own seat",
+    "person_present": "that person is connected and playing: only an absent one can be replaced",
     "not_auto": "no computer player stands in for you",
     "bad_action": "the cards or jokers of the action cannot be read",
     "no_such_table": "no table has this id",

@@ -49,6 +49,7 @@ from ..engine.scoring import round_points, titles_by_seat
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .seats import SeatControls
 from .protocol import ProtocolError
 from .store import Store, StoredEvent
 from .story import AwayLog, RoundStory, final_titles, score_sheet
@@ -100,7 +101,7 @@ class Seat:
     token_hash: str | None = None
     last_seq: int = 0
     conn: Conn | None = None
-    auto: Literal["timeout", "disconnected"] | None = None  # a computer player stands in
+    auto: Literal["timeout", "disconnected", "left"] | None = None  # a computer player stands in
     grace: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     def clear(self) -> None:
@@ -132,7 +133,7 @@ def _refusal_error(refusal: Any) -> ProtocolError:
     return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
 
 
-class Table:
+class Table(SeatControls):
     """One table: seats, the host, options, the game, and the connections watching it."""
 
     def __init__(self, service: TableService, table_id: str) -> None:
@@ -196,14 +197,6 @@ class Table:
         seat.token_hash = data["token_hash"]
         if self.host is None:
             self.host = seat.index
-        self._table_changed = True
-
-    def _on_leave(self, data: dict[str, Any]) -> None:
-        index = data["by"]
-        self.seats[index].clear()
-        if self.host == index:
-            humans = [s.index for s in self.seats if s.kind == "human"]
-            self.host = humans[0] if humans else None
         self._table_changed = True
 
     def _on_options(self, data: dict[str, Any]) -> None:
@@ -355,6 +348,7 @@ class Table:
                     "titles": titles,
                 }
             )
+            self._end_stand_ins()
             self._table_changed = True
 
     def _record_players(self) -> list[dict[str, Any]]:
@@ -427,6 +421,7 @@ class Table:
         seat.conn = None
         if self.phase == "playing" and seat.kind == "human":
             self._start_grace(seat)
+        self._host_disconnected(index)
         self._presence(seat)
 
     def handle(self, conn: Conn, message: P._Client) -> None:
@@ -484,11 +479,7 @@ class Table:
                 self._schedule()  # no stand-in move; the person's timer if this one is refused
             self._move(index, message)
         elif kind == "leave":
-            self._not_playing()
-            self._commit("leave", {"by": index, "seq": seq})
-            seat.conn = None
-            self.watchers.add(conn)
-            conn.seat = None
+            self._leave(conn, index, seq)
         else:
             if index != self.host:
                 raise ProtocolError("not_host", "only the host may do this", host=self.host)
@@ -913,7 +904,9 @@ class Table:
         if seat.conn is None and seat.kind == "human" and self.phase == "playing":
             self._set_auto(seat, "disconnected")
 
-    def _set_auto(self, seat: Seat, auto: Literal["timeout", "disconnected"] | None) -> None:
+    def _set_auto(
+        self, seat: Seat, auto: Literal["timeout", "disconnected", "left"] | None
+    ) -> None:
         """A computer player starts (or stops) standing in for a person."""
         if seat.auto == auto:
             return
@@ -959,6 +952,9 @@ class Table:
         """Stop timers and tasks (server shutdown)."""
         self.live = False
         self._cancel_turn()
+        if self._host_timer is not None:
+            self._host_timer.cancel()
+            self._host_timer = None
         for seat in self.seats:
             if seat.grace is not None:
                 seat.grace.cancel()
