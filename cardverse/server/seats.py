@@ -27,19 +27,43 @@ from . import protocol as P
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from .tables import Conn, Seat, Table
-
-    _Base = Table
-else:
-    _Base = object
+    from ..engine import Game
+    from .story import AwayLog
+    from .tables import Conn, Seat, Settings, TablePhase
 
 STAND_IN_LEVEL = "normal"
 
 
-class SeatControls(_Base):
+class SeatControls:
     """Leaving, the host's controls over seats, and passing the host role on."""
 
     _host_timer: asyncio.TimerHandle | None = None
+
+    if TYPE_CHECKING:  # what the table (cardverse.server.tables.Table) provides
+        seats: list[Seat]
+        host: int | None
+        phase: TablePhase
+        game: Game | None
+        live: bool
+        settings: Settings
+        watchers: set[Conn]
+        away: AwayLog
+        records: list[str]
+        game_number: int
+        v: int
+        _events: list[dict[str, Any]]
+        _table_changed: bool
+
+        def _commit(self, kind: str, data: dict[str, Any]) -> None: ...
+        def _all_conns(self) -> list[Conn]: ...
+        def _cancel_turn(self) -> None: ...
+        def _check_seat(self, index: int) -> None: ...
+        def _flush(self) -> None: ...
+        def _not_playing(self) -> None: ...
+        def _presence(self, seat: Seat) -> None: ...
+        def _record_players(self) -> list[dict[str, Any]]: ...
+        def _schedule(self) -> None: ...
+        def _send(self, conn: Conn, message: dict[str, Any], *, echo: int = 0) -> None: ...
 
     # -- leaving -----------------------------------------------------------------------------
 

@@ -49,8 +49,8 @@ from ..engine.scoring import round_points, titles_by_seat
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
-from .seats import SeatControls
 from .protocol import ProtocolError
+from .seats import SeatControls
 from .store import Store, StoredEvent
 from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import render

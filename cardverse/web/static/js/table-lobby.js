@@ -3,6 +3,7 @@
 // else reads.
 import { t, tn } from "./i18n.js";
 import { $, el } from "./table-dom.js";
+import { lobbySeatControls } from "./table-people.js";
 import { S, config, hooks, isHost, seatName, seats, tablePhase } from "./table-state.js";
 
 const send = (type, fields) => hooks.send(type, fields);
@@ -93,6 +94,7 @@ function renderSeats() {
         }),
       );
     }
+    if (tablePhase() !== "playing") buttons.push(...lobbySeatControls(seat));
     return el(
       "li",
       { class: `seat seat-${seat.kind}${index === S.seat ? " seat-mine" : ""}` },

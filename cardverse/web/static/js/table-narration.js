@@ -19,6 +19,8 @@ export function describeEvent(event) {
   switch (event.event) {
     case "game_started":
       return t("Game %(game)s begins.", { game: event.game });
+    case "game_abandoned":
+      return t("Everyone left: the game ends here.");
     case "round_started":
       return event.exchange
         ? t("Round %(round)s begins with the card exchange.", { round: event.round })

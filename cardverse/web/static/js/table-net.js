@@ -27,9 +27,10 @@ export function storedSeat(tableId) {
   }
 }
 
-export function storeSeat(tableId, seat, token) {
+// `left`: the person left the seat during a game; the token can take it back (not on its own).
+export function storeSeat(tableId, seat, token, left = false) {
   try {
-    localStorage.setItem(SEAT_KEY + tableId, JSON.stringify({ seat, token }));
+    localStorage.setItem(SEAT_KEY + tableId, JSON.stringify({ seat, token, left }));
   } catch {
     // private browsing without storage: the seat lasts as long as the tab
   }
@@ -97,7 +98,7 @@ export class TableConnection {
       this.lastHeard = Date.now();
       this.ping(); // the first round trip measures the clock offset
       const seat = storedSeat(this.tableId);
-      if (seat) this.sendRaw({ type: "join", token: seat.token });
+      if (seat && !seat.left) this.sendRaw({ type: "join", token: seat.token });
       else if (this.queued) this.sendRaw(this.queued); // asked for before the connection was open
       this.queued = null;
       this.handlers.onStatus("open");

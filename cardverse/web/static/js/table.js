@@ -33,6 +33,7 @@ import { deal, flip, flyFrom, pulse } from "./table-motion.js";
 import { announce, describeEvent, renderAway, renderLog } from "./table-narration.js";
 import { renderResults, renderScoreSheet } from "./table-results.js";
 import { setSound, showTurn, soundOn, turnStarted, unlockAudio } from "./table-signals.js";
+import * as People from "./table-people.js";
 import * as State from "./table-state.js";
 import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
 
@@ -80,6 +81,19 @@ function onMessage(message) {
     }
     case "ack":
       S.busy = false;
+      People.onAck();
+      render();
+      break;
+    case "host_changed":
+      showLobbyNote(People.onHostChanged(message));
+      render();
+      break;
+    case "seat_lost":
+      showLobbyNote(People.onSeatLost(message));
+      render();
+      break;
+    case "moved":
+      People.onMoved(message);
       render();
       break;
     case "error":
@@ -174,6 +188,8 @@ function render() {
   document.body.classList.toggle("is-at-table", inGame);
   $("watching").hidden = !(phase === "playing" && !seated);
   renderLobby();
+  $("leave-button").hidden = !seated || phase === "playing";
+  People.renderComeBack();
   if (inGame) renderGame();
   renderResults();
   renderAway();
@@ -196,6 +212,7 @@ function renderGame() {
   renderHand();
   renderActions();
   renderChoices();
+  People.renderHostAbsent();
   const auto = S.table && S.seat !== null && S.table.seats[S.seat]?.auto;
   $("auto-banner").hidden = !auto;
 }
@@ -364,6 +381,9 @@ function setUp() {
   $("fill-button").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
   $("rematch-button").addEventListener("click", () => send("rematch"));
   $("back-button").addEventListener("click", () => send("back"));
+  $("leave-button").addEventListener("click", People.leaveSeat);
+  $("game-leave-button").addEventListener("click", People.leaveSeat);
+  $("come-back").addEventListener("click", People.comeBack);
   for (const id of ["rules-button", "game-rules-button"]) $(id).addEventListener("click", openRules);
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
   $("log-button").addEventListener("click", () =>

@@ -1,0 +1,147 @@
+// People at the table: leaving one's seat (and coming back to it during the game), the host's
+// controls over other people's seats, and what the page says when the host role passes on or
+// the host takes a seat away (docs/protocol.md: leave, replace, move_seat, remove).
+import { t } from "./i18n.js";
+import { $, el } from "./table-dom.js";
+import { forgetSeat, storeSeat, storedSeat } from "./table-net.js";
+import { S, hooks, isHost, seatName, seats, tableId, tablePhase } from "./table-state.js";
+import { announce } from "./table-narration.js";
+
+let leaving = false;
+
+export function leaveSeat() {
+  if (S.seat === null) return;
+  leaving = true;
+  hooks.send("leave");
+}
+
+// The server accepted a message: if it was `leave`, the seat is given up here too.
+export function onAck() {
+  if (!leaving) return;
+  leaving = false;
+  const stored = storedSeat(tableId);
+  if (tablePhase() === "playing" && stored) {
+    storeSeat(tableId, S.seat, stored.token, true);
+    announce(t("You left your seat. A computer player plays for you; you can come back until the game ends."));
+  } else {
+    forgetSeat(tableId);
+    announce(t("You left your seat."));
+  }
+  S.seat = null;
+  S.view = null;
+  S.state = null;
+}
+
+export function comeBack() {
+  const stored = storedSeat(tableId);
+  if (!stored) return;
+  storeSeat(tableId, stored.seat, stored.token, false);
+  hooks.sendRaw({ type: "join", token: stored.token });
+}
+
+export function canComeBack() {
+  const stored = storedSeat(tableId);
+  return Boolean(stored && stored.left && S.seat === null && tablePhase() === "playing");
+}
+
+export function onHostChanged(message) {
+  let text;
+  if (message.host === null) text = t("Nobody is the host now.");
+  else if (message.host === S.seat) text = t("You are the host now.");
+  else text = t("%(name)s is the host now.", { name: seatName(message.host) });
+  announce(text, true);
+  return text;
+}
+
+export function onSeatLost(message) {
+  forgetSeat(tableId);
+  S.seat = null;
+  S.view = null;
+  S.state = null;
+  const text =
+    message.reason === "removed"
+      ? t("The host removed you from this table.")
+      : t("The host gave your seat to a computer player.");
+  announce(text, true);
+  return text;
+}
+
+export function onMoved(message) {
+  const stored = storedSeat(tableId);
+  S.seat = message.seat;
+  if (stored) storeSeat(tableId, message.seat, stored.token);
+  announce(t("The host moved you to seat %(number)s.", { number: message.seat + 1 }));
+}
+
+// The host's buttons for a person's seat in the lobby: move to an empty seat, remove.
+export function lobbySeatControls(seat) {
+  if (!isHost() || seat.kind !== "human" || seat.seat === S.seat) return [];
+  const index = seat.seat;
+  const out = [];
+  const empty = seats().filter((s) => s.kind === "empty");
+  if (empty.length) {
+    const id = `move-${index}`;
+    out.push(
+      el("label", { class: "sr-only", for: id, text: t("Move %(name)s to another seat", { name: seat.name }) }),
+      el(
+        "select",
+        {
+          id,
+          class: "move-seat",
+          "data-seat": String(index),
+          onchange: (event) => {
+            if (event.target.value !== "") hooks.send("move_seat", { seat: index, to: Number(event.target.value) });
+          },
+        },
+        el("option", { value: "", text: t("Move to…") }),
+        ...empty.map((s) =>
+          el("option", { value: String(s.seat), text: t("Seat %(number)s", { number: s.seat + 1 }) }),
+        ),
+      ),
+    );
+  }
+  out.push(
+    el("button", {
+      type: "button",
+      class: "button small",
+      "data-seat": String(index),
+      "data-remove": String(index),
+      "aria-label": t("Remove %(name)s from the table", { name: seat.name }),
+      text: t("Remove"),
+      onclick: () => hooks.send("remove", { seat: index }),
+    }),
+  );
+  return out;
+}
+
+// During a game: the host may give an absent person's seat to a computer player for good.
+export function renderHostAbsent() {
+  const box = $("host-absent");
+  const absent =
+    isHost() && tablePhase() === "playing"
+      ? seats().filter((s) => s.kind === "human" && s.seat !== S.seat && (!s.connected || s.auto))
+      : [];
+  box.hidden = absent.length === 0;
+  const wanted = absent.map((s) => `${s.seat}:${s.name}`).join("|");
+  if (box.dataset.wanted === wanted) return;
+  box.dataset.wanted = wanted;
+  $("host-absent-list").replaceChildren(
+    ...absent.map((s) =>
+      el(
+        "li",
+        {},
+        el("button", {
+          type: "button",
+          class: "button small",
+          "data-replace": String(s.seat),
+          text: t("Give %(name)s's seat to a computer player", { name: s.name }),
+          onclick: () => hooks.send("replace", { seat: s.seat }),
+        }),
+      ),
+    ),
+  );
+}
+
+export function renderComeBack() {
+  $("come-back").hidden = !canComeBack();
+}
