@@ -49,8 +49,15 @@ export function onHostChanged(message) {
   if (message.host === null) text = t("Nobody is the host now.");
   else if (message.host === S.seat) text = t("You are the host now.");
   else text = t("%(name)s is the host now.", { name: seatName(message.host) });
-  announce(text, true);
   return text;
+}
+
+// What changed about the people at the table, in words that stay until the next change.
+export function showPeopleNote(text) {
+  const note = $("people-note");
+  note.textContent = text;
+  note.hidden = !text;
+  announce(text, true);
 }
 
 export function onSeatLost(message) {
@@ -62,7 +69,6 @@ export function onSeatLost(message) {
     message.reason === "removed"
       ? t("The host removed you from this table.")
       : t("The host gave your seat to a computer player.");
-  announce(text, true);
   return text;
 }
 
@@ -70,7 +76,7 @@ export function onMoved(message) {
   const stored = storedSeat(tableId);
   S.seat = message.seat;
   if (stored) storeSeat(tableId, message.seat, stored.token);
-  announce(t("The host moved you to seat %(number)s.", { number: message.seat + 1 }));
+  showPeopleNote(t("The host moved you to seat %(number)s.", { number: message.seat + 1 }));
 }
 
 // The host's buttons for a person's seat in the lobby: move to an empty seat, remove.

@@ -85,11 +85,11 @@ function onMessage(message) {
       render();
       break;
     case "host_changed":
-      showLobbyNote(People.onHostChanged(message));
+      People.showPeopleNote(People.onHostChanged(message));
       render();
       break;
     case "seat_lost":
-      showLobbyNote(People.onSeatLost(message));
+      People.showPeopleNote(People.onSeatLost(message));
       render();
       break;
     case "moved":
