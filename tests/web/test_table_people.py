@@ -14,8 +14,8 @@ NOT_SEATED = f"document.querySelector('{APP}').dataset.seated === 'false'"
 
 def test_the_host_moves_a_guest_hands_over_by_leaving_and_a_guest_leaves_and_comes_back(
     server_url: str,
-    contexts: Any,
-    artifacts: Any,  # noqa: F811
+    contexts: Any,  # noqa: F811
+    artifacts: Any,
 ) -> None:
     host = contexts("desktop")
     guest = contexts("phone", reduced_motion="reduce")
