@@ -325,9 +325,10 @@ class ExchangePairModel(_Server):
 
 
 class ViewModel(_Server):
-    """One seat's view (rules R26): ``PlayerView.to_json()`` of the engine."""
+    """One seat's view (rules R26): ``PlayerView.to_json()`` of the engine. A spectator's
+    view has ``seat`` null, an empty ``hand`` and no ``exchange`` or ``legal_moves``."""
 
-    seat: int
+    seat: int | None
     rules: dict[str, Any]
     round: int
     phase: Literal["exchange", "play", "round_over", "game_over"]
@@ -511,6 +512,7 @@ class TableMsg(_Server):
     turn_timer: float | None
     game: int
     records: list[int]
+    watching: int
     seats: list[SeatInfo]
 
 

@@ -51,6 +51,7 @@ from . import protocol as P
 from .botrunner import BotRunner
 from .protocol import ProtocolError
 from .seats import SeatControls
+from .spectators import Spectators
 from .store import Store, StoredEvent
 from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import render
@@ -133,7 +134,7 @@ def _refusal_error(refusal: Any) -> ProtocolError:
     return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
 
 
-class Table(SeatControls):
+class Table(SeatControls, Spectators):
     """One table: seats, the host, options, the game, and the connections watching it."""
 
     def __init__(self, service: TableService, table_id: str) -> None:
@@ -407,10 +408,19 @@ class Table(SeatControls):
             },
         )
         self._send(conn, self._table_message())
+        self._send_spectator_full(conn)
+        self._watching_changed()
+
+    def _watching_changed(self) -> None:
+        """The number of spectators changed: everyone's table message says so."""
+        self._table_changed = True
+        self._flush()
 
     def detach(self, conn: Conn) -> None:
         """A connection closed."""
-        self.watchers.discard(conn)
+        if conn in self.watchers:
+            self.watchers.discard(conn)
+            self._watching_changed()
         index = conn.seat
         conn.seat = None
         if index is None or index >= len(self.seats):
@@ -533,7 +543,9 @@ class Table(SeatControls):
             old.seat = None
             old.table = None
             old.close(P.CLOSE_REPLACED, "replaced by a newer connection")
-        self.watchers.discard(conn)
+        if conn in self.watchers:
+            self.watchers.discard(conn)
+            self._table_changed = True  # one spectator fewer
         conn.seat = seat.index
         seat.conn = conn
         if seat.grace is not None:
@@ -560,6 +572,8 @@ class Table(SeatControls):
         self._send(conn, self._table_message())
         if self.game is not None and conn.seat is not None:
             self._send(conn, self._state_message(conn.seat, [], full=True))
+        elif self.game is not None:
+            self._send_spectator_full(conn)
 
     def _not_playing(self) -> None:
         if self.phase == "playing":
@@ -738,6 +752,7 @@ class Table(SeatControls):
                 "view": self.wire.seat_view(game, seat.index, shared),
             }
             conn.send(render(message, seat.index, game, played=played))
+        self._tell_watchers(events, shared, played)
 
     def _state_message(
         self, index: int, events: list[dict[str, Any]], *, full: bool = False
@@ -807,6 +822,7 @@ class Table(SeatControls):
             "turn_timer": self.turn_timer,
             "game": self.game_number,
             "records": list(range(1, len(self.records) + 1)),
+            "watching": len(self.watchers),
             "seats": [
                 {
                     "seat": s.index,

@@ -11,7 +11,7 @@ It does two things:
    partner, and every card played this round (plus, in a reply to the seat's own message, the
    cards that message named). A message that fails is not sent; an ``internal`` error goes
    instead, and the failure is counted in :data:`STATS` and logged. A connection holding no
-   seat may see no card at all.
+   seat (a spectator) may see only the cards played this round.
 
 A state message's view is built by :mod:`cardverse.server.wire` as the engine's
 ``player_view(game, seat).to_json()`` would be, in two parts (a :class:`SeatView`): the seat's own
@@ -66,10 +66,13 @@ def played_cards(game: Game | None) -> int:
 
 
 def visible_cards(game: Game | None, seat: int | None, played: int | None = None) -> int:
-    """The cards seat ``seat`` may see now (R26): own deal and hand, own exchange, played."""
-    if game is None or seat is None:
+    """The cards seat ``seat`` may see now (R26): own deal and hand, own exchange, played.
+    No seat (a spectator): only the cards played this round."""
+    if game is None:
         return 0
     mask = played_cards(game) if played is None else played
+    if seat is None:
+        return mask
     if game.deals:
         mask |= game.deals[-1][seat]
     mask |= game.hand(seat)

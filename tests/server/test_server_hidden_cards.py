@@ -6,7 +6,9 @@ independently of the server's code: at round ``r`` after ``k`` steps (give-backs
 passes), seat ``s`` may see its own deal, the cards that passed between it and its exchange
 partner, and every card played so far. Every state message says where it stands (``at``), so
 each one is checked against exactly that moment; its hand must also be the true hand then.
-Messages without ``at`` (table, presence, acks…) may hold no card at all.
+Messages without ``at`` (table, presence, acks…) may hold no card at all. A spectator (a
+connection with no seat, one from before the start and one from the middle of the game) may see
+only the cards played so far this round, and its view holds no hand.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ Moment = tuple[int, int]  # (round, step)
 def truth(
     record: dict[str, Any],
 ) -> tuple[dict[Moment, list[set[str]]], dict[Moment, list[set[str]]]]:
-    """For every moment: the cards each seat may see, and each seat's true hand."""
+    """For every moment: the cards each seat may see, and each seat's true hand; the cards
+    public at that moment (what a spectator may see) as an extra last entry of the first."""
     players = len(record["players"])
     places = record["result"]["places"]
     allowed: dict[Moment, list[set[str]]] = {}
@@ -55,7 +58,8 @@ def truth(
             hands[receiver] |= cards
         back = {receiver: giver for giver, receiver in partner.items()}
         steps = [("give", a) for a in exchange[gifts:]] + [("act", a) for a in round_["actions"]]
-        allowed[(number, 0)] = [set(s) for s in seen]
+        played: set[str] = set()
+        allowed[(number, 0)] = [set(s) for s in seen] + [set()]
         hands_at[(number, 0)] = [set(h) for h in hands]
         for index, (kind, action) in enumerate(steps, start=1):
             seat, cards = action["seat"], set(action.get("cards", []))
@@ -68,8 +72,9 @@ def truth(
             else:
                 for other in range(players):
                     seen[other] |= cards
+                played |= cards
                 hands[seat] -= cards
-            allowed[(number, index)] = [set(s) for s in seen]
+            allowed[(number, index)] = [set(s) for s in seen] + [set(played)]
             hands_at[(number, index)] = [set(h) for h in hands]
     return allowed, hands_at
 
@@ -78,7 +83,7 @@ def check_messages(client: Client, record: dict[str, Any]) -> int:
     """Check every message ``client`` received; return how many carried cards."""
     allowed, hands = truth(record)
     seat = client.seat
-    assert seat is not None
+    spectator = seat is None
     with_cards = 0
     for raw, message in zip(client.raw, client.messages, strict=True):
         cards = set(CARD.findall(raw))
@@ -87,12 +92,20 @@ def check_messages(client: Client, record: dict[str, Any]) -> int:
             continue
         moment = (message["at"]["round"], message["at"]["step"])
         assert message["at"]["game"] == 1
-        may_see = allowed[moment][seat]
+        may_see = allowed[moment][-1 if seat is None else seat]
         assert cards <= may_see, (seat, moment, cards - may_see, raw)
-        assert set(message["view"]["hand"]) == hands[moment][seat], (seat, moment)
+        if spectator:
+            view = message["view"]
+            assert view["seat"] is None and view["hand"] == [] and view["legal_moves"] == []
+        else:
+            assert set(message["view"]["hand"]) == hands[moment][seat], (seat, moment)
         assert message["view"]["hand_counts"] == [len(h) for h in hands[moment]]
         with_cards += bool(cards)
     return with_cards
+
+
+async def _connect(client: Client) -> None:
+    await client.connect()
 
 
 CONFIGS: list[dict[str, Any]] = [
@@ -147,7 +160,9 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
             clients.append(client)
         if bots:
             assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        early = await Client(url, "watching from the start").connect()
         assert (await host.request({"type": "start"}))["type"] == "ack"
+        spectators = [early]
         # Now and then a client asks for its full state again (as after a reload): the round's
         # log and the score sheet come with it, and must hold nothing hidden either.
         rng = random.Random(seed)
@@ -157,6 +172,10 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
             if not syncs or rng.random() < 0.05:
                 client = rng.choice(clients)
                 syncs.append(asyncio.get_running_loop().create_task(client.send({"type": "sync"})))
+                if len(syncs) == 3:
+                    late = Client(url, "watching from the middle")
+                    spectators.append(late)
+                    syncs.append(asyncio.get_running_loop().create_task(_connect(late)))
             state = clients[0].last_state()
             return state is not None and state["view"]["phase"] == "game_over"
 
@@ -172,6 +191,14 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
         for client in clients:
             await client.close()
             checked += check_messages(client, record)
+        assert len(spectators) == 2, "no spectator came in the middle of the game"
+        for watcher in spectators:
+            await watcher.close()
+            seen = check_messages(watcher, record)
+            assert seen > 5, "the spectator saw too few plays"
+            checked += seen
+        late = spectators[-1]  # came in the middle: first a full state, with the round's log
+        assert next(m for m in late.messages if m["type"] == "state").get("log") is not None
         return checked
 
     async def body() -> None:

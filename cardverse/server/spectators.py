@@ -1,0 +1,73 @@
+"""Spectators: every connection on a table's link that holds no seat watches the game live.
+
+A mixin of :class:`cardverse.server.tables.Table`. A spectator gets what is public (R26 for a
+person with no seat): the table, the pile, every card count, every play, pass and trick, and
+the score sheet, in a ``state`` whose view has ``seat: null``, an empty ``hand``, no
+``exchange`` and no ``legal_moves``. The view filter checks it like every message: a connection
+without a seat may see only the cards played this round. The table message counts them
+(``watching``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .story import score_sheet
+from .viewfilter import SeatView, Shared, render
+
+if TYPE_CHECKING:
+    from ..engine import Game
+    from .story import RoundStory
+    from .tables import Conn
+    from .wire import WireViews
+
+SPECTATOR_OWN = '"seat":null,"hand":[],"exchange":[],"legal_moves":[]'
+
+
+class Spectators:
+    """Telling the watching connections the game, and counting them."""
+
+    if TYPE_CHECKING:  # what the table (cardverse.server.tables.Table) provides
+        game: Game | None
+        v: int
+        watchers: set[Conn]
+        wire: WireViews
+        story: RoundStory
+
+        def _stamp(self) -> dict[str, int]: ...
+        def _timer_info(self) -> dict[str, Any] | None: ...
+
+    def _spectator_state(
+        self, events: list[dict[str, Any]], shared: Shared, *, full: bool = False
+    ) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        message: dict[str, Any] = {
+            "type": "state",
+            "v": self.v,
+            "at": self._stamp(),
+            "timer": self._timer_info(),
+            "events": events,
+            "score": score_sheet(game),
+            "view": SeatView(SPECTATOR_OWN, shared),
+        }
+        if full:
+            message["log"] = list(self.story.events)
+        return message
+
+    def _tell_watchers(
+        self, events: list[dict[str, Any]], shared: Shared, played: int | None
+    ) -> None:
+        """One state for every spectator, rendered (and checked) once."""
+        if not self.watchers or self.game is None:
+            return
+        text = render(self._spectator_state(events, shared), None, self.game, played=played)
+        for conn in list(self.watchers):
+            conn.send(text)
+
+    def _send_spectator_full(self, conn: Conn) -> None:
+        game = self.game
+        if game is None:
+            return
+        shared = self.wire.shared(game)
+        conn.send(render(self._spectator_state([], shared, full=True), None, game))
