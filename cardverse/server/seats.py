@@ -64,6 +64,7 @@ class SeatControls:
         def _record_players(self) -> list[dict[str, Any]]: ...
         def _schedule(self) -> None: ...
         def _send(self, conn: Conn, message: dict[str, Any], *, echo: int = 0) -> None: ...
+        def _send_spectator_full(self, conn: Conn) -> None: ...
 
     # -- leaving -----------------------------------------------------------------------------
 
@@ -79,6 +80,7 @@ class SeatControls:
             seat.grace = None
         self.watchers.add(conn)
         conn.seat = None
+        self._send_spectator_full(conn)
         self._presence(seat)
         if self.phase == "playing" and not any(
             s.kind == "human" and s.auto != "left" for s in self.seats
@@ -216,6 +218,7 @@ class SeatControls:
         conn.seat = None
         self.watchers.add(conn)
         self._send(conn, {"type": "seat_lost", "reason": reason})
+        self._send_spectator_full(conn)
 
     # -- host handover -----------------------------------------------------------------------
 

@@ -43,7 +43,9 @@ def test_reconnection_gives_the_seat_back_with_its_full_view(server: ServerThrea
         welcome = await back.join(token=token)
         assert welcome["type"] == "welcome" and welcome["resumed"] is True
         assert welcome["seat"] == seat and welcome["last_seq"] == seq and "token" not in welcome
-        state = await back.wait_for(lambda m: m["type"] == "state")
+        state = await back.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         assert state["events"] == []
         assert state["view"] == before["view"]  # nothing happened meanwhile
         assert state["v"] == before["v"]
@@ -78,7 +80,9 @@ def test_turn_timer_runs_out_and_a_computer_player_stands_in(make_server: Any) -
         table = create_table(server.http, rules={"preset": "standard", "players": 3})
         clients = await connect_seated(server, table, ["Bo", "Cy"])
         assert (await clients[0].request({"type": "start"}))["type"] == "ack"
-        first = await clients[0].wait_for(lambda m: m["type"] == "state")
+        first = await clients[0].wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         turn = first["view"]["turn"]
         assert first["timer"]["seat"] == turn and 0 < first["timer"]["ends_in"] <= 0.4
         slow = clients[turn]
@@ -123,7 +127,7 @@ def test_disconnected_player_is_stood_in_for_after_the_grace_period(make_server:
         host, guest = await connect_seated(server, table, ["Bo"])
         assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
         assert (await host.request({"type": "start"}))["type"] == "ack"
-        await host.wait_for(lambda m: m["type"] == "state")
+        await host.wait_for(lambda m: m["type"] == "state" and m["view"]["seat"] is not None)
         token = guest.token
         await guest.close()
         auto = await host.wait_for(
@@ -145,7 +149,9 @@ def test_disconnected_player_is_stood_in_for_after_the_grace_period(make_server:
         mark = len(host.messages)
         returned = await Client(server.ws_url(table["table_id"]), "guest2").connect()
         assert (await returned.join(token=token))["type"] == "welcome"
-        state = await returned.wait_for(lambda m: m["type"] == "state")
+        state = await returned.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         assert state["view"]["seat"] == 1 and "legal_moves" in state["view"]
         presence = await host.wait_for(
             lambda m: m["type"] == "presence" and m["seat"] == 1, start=mark

@@ -82,7 +82,9 @@ def test_restart_after_sigkill_loses_nothing_accepted(tmp_path: Path) -> None:
                 welcome = await client.join(token=old.token)
                 assert welcome["type"] == "welcome" and welcome["seat"] == old.seat
                 assert welcome["last_seq"] == old.seq  # every acknowledged message is known
-                state = await client.wait_for(lambda m: m["type"] == "state")
+                state = await client.wait_for(
+                    lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+                )
                 before = old.last_state()
                 assert before is not None
                 assert state["view"] == before["view"] and state["at"] == before["at"]

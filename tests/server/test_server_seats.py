@@ -57,7 +57,9 @@ def test_leave_during_a_game_a_computer_player_takes_over_and_the_token_brings_y
         back = await Client(server.ws_url(table["table_id"]), "back").connect()
         welcome = await back.join(token=token)
         assert welcome["type"] == "welcome" and welcome["seat"] == seat and welcome["resumed"]
-        state = await back.wait_for(lambda m: m["type"] == "state")
+        state = await back.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         assert "hand" in state["view"] and state["view"]["seat"] == seat
         assert _table(back)["seats"][seat]["auto"] is None
         # Leaving again, for good: at the end of the game the seat is a computer player's.

@@ -41,7 +41,9 @@ def test_R26_the_away_list_after_a_whole_game_played_by_the_computer(make_server
         await host.join(token=table["token"])
         assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
         assert (await host.request({"type": "start"}))["type"] == "ack"
-        first = await host.wait_for(lambda m: m["type"] == "state")
+        first = await host.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         if first["timer"] is not None:  # my turn first: the deadline is on the server's clock
             left = first["timer"]["deadline"] - time.time() * 1000
             assert 25_000 < left <= 30_500
@@ -52,7 +54,9 @@ def test_R26_the_away_list_after_a_whole_game_played_by_the_computer(make_server
             time.sleep(0.05)
         back = await Client(url, "Ada again").connect()
         assert (await back.join(token=table["token"]))["type"] == "welcome"
-        state = await back.wait_for(lambda m: m["type"] == "state")
+        state = await back.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         away = state["away"]
         assert {entry["round"] for entry in away} == {1, 2}
         for entry in away:

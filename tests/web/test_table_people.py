@@ -73,3 +73,47 @@ def test_the_host_moves_a_guest_hands_over_by_leaving_and_a_guest_leaves_and_com
     wait_for(host, "!document.querySelector('#game').hidden")
     wait_for(guest, "document.querySelector('#host-absent').hidden")
     assert not host.js_errors and not guest.js_errors
+
+
+def test_a_spectator_watches_a_whole_game_and_never_sees_a_hand(
+    server_url: str,
+    contexts: Any,  # noqa: F811
+    artifacts: Any,
+) -> None:
+    from .test_table import play_to_the_end
+
+    host = contexts("desktop", reduced_motion="reduce")
+    viewer = contexts("phone", reduced_motion="reduce")
+    link = create_table(host, server_url, "en", "Ada")
+    host.click("#fill-button")
+    wait_for(host, "document.querySelectorAll('#seat-list .seat-empty').length === 0")
+    host.click("#start-button")
+    wait_for(host, "!document.querySelector('#game').hidden")
+
+    # Someone opens the link during the game: they watch, and everyone sees "1 watching".
+    viewer.goto(link)
+    wait_for(viewer, f"document.querySelector('{APP}').dataset.spectator === 'true'")
+    wait_for(viewer, "!document.querySelector('#game').hidden")
+    assert not viewer.is_visible("#hand-area") and not viewer.is_visible("#sit-form")
+    wait_for(host, "document.querySelector('#watch-count').textContent === '1 watching'")
+    assert viewer.locator("#players .player").count() == 4
+    counts = viewer.evaluate("window.cardverseTable.state.view.hand_counts")
+    assert sum(counts) > 0 and viewer.evaluate("window.cardverseTable.state.view.hand") == []
+
+    shots = {"taken": False}
+
+    def midway(turns: int) -> None:
+        if turns == 3 and not shots["taken"]:
+            shots["taken"] = True
+            viewer.screenshot(path=str(artifacts / "people-spectator-phone.png"), full_page=True)
+
+    play_to_the_end([(host, False)], on_turn=midway)
+    wait_for(viewer, f"document.querySelector('{APP}').dataset.game === 'game_over'")
+    wait_for(viewer, "!document.querySelector('#results').hidden")
+    log = viewer.inner_text("#log")
+    assert "Ada" in log and ("plays" in log or "passes" in log)
+    assert "Winner" in viewer.inner_text("#winner")
+    viewer.set_viewport_size({"width": 1280, "height": 800})
+    viewer.screenshot(path=str(artifacts / "people-spectator-results-desktop.png"), full_page=True)
+    check_page(viewer, "the spectator at the end")
+    assert not viewer.js_errors

@@ -1,7 +1,7 @@
 // People at the table: leaving one's seat (and coming back to it during the game), the host's
 // controls over other people's seats, and what the page says when the host role passes on or
 // the host takes a seat away (docs/protocol.md: leave, replace, move_seat, remove).
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { $, el } from "./table-dom.js";
 import { forgetSeat, storeSeat, storedSeat } from "./table-net.js";
 import { S, hooks, isHost, seatName, seats, tableId, tablePhase } from "./table-state.js";
@@ -27,9 +27,7 @@ export function onAck() {
     forgetSeat(tableId);
     announce(t("You left your seat."));
   }
-  S.seat = null;
-  S.view = null;
-  S.state = null;
+  S.seat = null; // the spectator's state came just before this answer
 }
 
 export function comeBack() {
@@ -63,8 +61,6 @@ export function showPeopleNote(text) {
 export function onSeatLost(message) {
   forgetSeat(tableId);
   S.seat = null;
-  S.view = null;
-  S.state = null;
   const text =
     message.reason === "removed"
       ? t("The host removed you from this table.")
@@ -150,4 +146,13 @@ export function renderHostAbsent() {
 
 export function renderComeBack() {
   $("come-back").hidden = !canComeBack();
+}
+
+// How many people watch without a seat ("3 watching"), for everyone at the table.
+export function renderWatching() {
+  const count = S.table ? S.table.watching || 0 : 0;
+  for (const line of [$("watch-count"), $("game-watch-count")]) {
+    line.hidden = count === 0;
+    line.textContent = count ? tn("%(num)s watching", "%(num)s watching", count) : "";
+  }
 }

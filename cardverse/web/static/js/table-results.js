@@ -18,7 +18,7 @@ function finalStandings() {
 export function renderResults() {
   const box = $("results");
   const view = S.view;
-  const show = Boolean(view && view.phase === "game_over" && S.seat !== null);
+  const show = Boolean(view && view.phase === "game_over");
   box.hidden = !show;
   if (!show) return;
   const totals = view.points;

@@ -183,10 +183,16 @@ function render() {
   renderConnection();
   $("status-line").textContent = statusText();
   $("lobby").hidden = !(phase === "lobby" || phase === "over");
-  const inGame = Boolean(S.view && seated && phase === "playing" && S.view.phase !== "game_over");
+  // A spectator (no seat, a view with seat null) sees the game too, without a hand.
+  const spectator = Boolean(!seated && S.view && S.view.seat === null);
+  app.dataset.spectator = String(spectator);
+  const inGame = Boolean(
+    S.view && (seated || spectator) && phase === "playing" && S.view.phase !== "game_over",
+  );
   $("game").hidden = !inGame;
+  People.renderWatching();
   document.body.classList.toggle("is-at-table", inGame);
-  $("watching").hidden = !(phase === "playing" && !seated);
+  $("watching").hidden = !(phase === "playing" && !seated) || inGame;
   renderLobby();
   $("leave-button").hidden = !seated || phase === "playing";
   People.renderComeBack();
@@ -205,13 +211,19 @@ function renderGame() {
   $("revolution").hidden = !view.revolution;
   $("game-status").textContent = statusText();
   renderPlayers();
-  renderMe();
   renderPile();
   renderExchange();
   renderRoundResults();
-  renderHand();
-  renderActions();
-  renderChoices();
+  const spectator = S.seat === null;
+  $("hand-area").hidden = spectator;
+  $("spectator-bar").hidden = !spectator;
+  $("game-leave-button").hidden = spectator;
+  if (!spectator) {
+    renderMe();
+    renderHand();
+    renderActions();
+    renderChoices();
+  }
   People.renderHostAbsent();
   const auto = S.table && S.seat !== null && S.table.seats[S.seat]?.auto;
   $("auto-banner").hidden = !auto;
