@@ -461,6 +461,9 @@ class Table(SeatControls, Spectators):
             self._join(conn, message)
             return
         index = conn.seat
+        if index is None and kind == "sync":  # a spectator's full state
+            self._send_full(conn)
+            return
         if index is None:
             raise ProtocolError(
                 "token_missing", "join the table first, with a display name or your seat token"

@@ -37,6 +37,7 @@ export const hooks = {
   render: () => {},
   serverNow: () => Date.now(),
   pending: () => false,
+  joining: () => false,
 };
 
 export const TAKEN_MS = 1500; // a won trick stays on the table this long before it is swept
@@ -155,6 +156,8 @@ export function onTable(message) {
 // A state: returns false when it is older than the one shown (and is dropped).
 export function onState(message) {
   if (S.state && message.v < S.state.v) return false;
+  // A spectator's state while the stored token is taking the seat back: the seat's comes next.
+  if (message.view.seat === null && S.seat === null && hooks.joining()) return false;
   const before = S.view;
   S.state = message;
   S.view = message.view;
@@ -197,4 +200,5 @@ export function onPresence(message) {
 export function onBadToken() {
   forgetSeat(tableId);
   S.seat = null;
+  hooks.sendRaw({ type: "sync" }); // watch instead: the spectator's state
 }

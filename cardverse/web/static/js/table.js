@@ -437,6 +437,10 @@ hooks.sendRaw = (message) => connection.sendSoon(message);
 hooks.render = render;
 hooks.serverNow = () => connection.serverNow();
 hooks.pending = () => Boolean(connection.pending);
+hooks.joining = () => {
+  const stored = storedSeat(tableId);
+  return Boolean(stored && !stored.left);
+};
 // For the browser tests and the curious: drop the connection as a network failure would, or
 // show a message as if the server had sent it.
 window.cardverseTable = {
