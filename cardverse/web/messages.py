@@ -390,7 +390,8 @@ def refusal_text(
         selector = params.get("kind") if code == "wrong_size" else bool(params.get("equal_plays"))
         entry = entry.get(selector, next(iter(entry.values())))
     if isinstance(entry, tuple):
-        count = int(params.get(_PLURAL_PARAM.get(code, "count"), 1))
+        raw_count = params.get(_PLURAL_PARAM.get(code, "count"), 1)
+        count = raw_count if isinstance(raw_count, int) else 1
         return t.plural(entry, count, **values)
     try:
         return t.gettext(entry, **values)

@@ -24,6 +24,7 @@ import uvicorn
 import websockets
 
 from cardverse.server.app import create_app
+from cardverse.server.connections import ConnectionLimits, uvicorn_config
 from cardverse.server.protocol import SERVER_MESSAGE
 from cardverse.server.tables import Settings
 
@@ -42,16 +43,17 @@ FAST = {
 class ServerThread:
     """A uvicorn server on 127.0.0.1 and a free port, run in a background thread."""
 
-    def __init__(self, data_dir: Path, **settings: Any) -> None:
+    def __init__(
+        self, data_dir: Path, limits: ConnectionLimits | None = None, **settings: Any
+    ) -> None:
         self.settings = Settings(data_dir=data_dir, **{**FAST, **settings})
         self.app = create_app(settings=self.settings)
-        config = uvicorn.Config(
+        config = uvicorn_config(
             self.app,
+            limits or ConnectionLimits(),
             host="127.0.0.1",
             port=0,
             log_level="warning",
-            lifespan="on",
-            ws_per_message_deflate=False,
             ws_max_size=1 << 18,
         )
         self.server = uvicorn.Server(config)
