@@ -14,7 +14,7 @@ import {
 } from "./table-cards.js";
 import { TableConnection, forgetSeat, storeSeat, storedSeat } from "./table-net.js";
 
-const config = JSON.parse(document.getElementById("table-config").textContent);
+const config = JSON.parse(document.getElementById("table-config").dataset.json);
 setNames(config);
 const tableId = config.tableId;
 const $ = (id) => document.getElementById(id);
