@@ -87,6 +87,7 @@ class WsConnection:
     def __init__(self, websocket: WebSocket, service: TableService) -> None:
         settings = service.settings
         self.websocket = websocket
+        self.service = service
         self.store = service.store
         self.seat: int | None = None
         self.table: Table | None = None
@@ -125,7 +126,7 @@ class WsConnection:
         if isinstance(item, str):
             self.queued += len(item)
             if self.queued > self.outbox_bytes or len(self.outbox) >= self.outbox_limit:
-                self.abort("it does not read its messages")
+                self.abort("unread", "it does not read its messages")
                 return
         self.outbox.append(item)
         wakeup = self._wakeup
@@ -142,10 +143,12 @@ class WsConnection:
             self.closing = True
             self._put((code, reason))
 
-    def abort(self, why: str) -> None:
-        """Drop the connection at once: the transport is aborted, nothing queued is sent."""
+    def abort(self, kind: str, why: str) -> None:
+        """Drop the connection at once: the transport is aborted, nothing queued is sent.
+        ``kind`` counts it (``unread``: over the outbox's bounds; ``stalled``: over time)."""
         if self.aborted:
             return
+        self.service.aborted[kind] = self.service.aborted.get(kind, 0) + 1
         self.aborted = self.closing = True
         self.outbox.clear()
         self._held.clear()
@@ -181,7 +184,7 @@ class WsConnection:
                     await self._wakeup
                     self._wakeup = None
         except TimeoutError:
-            self.abort(f"a message was not taken within {self.send_timeout:g} s")
+            self.abort("stalled", f"a message was not taken within {self.send_timeout:g} s")
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
         except asyncio.CancelledError:
@@ -199,7 +202,7 @@ class WsConnection:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(self.writer), timeout=self.send_timeout)
             if not self.writer.done():
-                self.abort("it did not take its last messages")
+                self.abort("stalled", "it did not take its last messages")
 
 
 def _transport(websocket: WebSocket) -> asyncio.Transport | None:

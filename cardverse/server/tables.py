@@ -1121,6 +1121,7 @@ class TableService:
         self.tables: dict[str, Table] = {}
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
+        self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
         self._sweeper: asyncio.Task[None] | None = None
 
     def create(
@@ -1265,6 +1266,7 @@ class TableService:
             "unloaded": self.unloaded,
             "expired": self.expired,
             "bots": self.bots.counts(),
+            "aborted": dict(self.aborted),
             "commits": self.store.commits,
         }
 

@@ -21,6 +21,7 @@ from .messages import (
     OPTION_LABELS,
     PRESET_NAMES,
     SEAT_LABEL,
+    UNKNOWN_REFUSAL,
     option_value,
     refusal_text,
 )
@@ -241,7 +242,8 @@ async def error_text(request: Request) -> Response:
         names = _json_param(request, "names", [])
         _check_error_query(code, params, names)
     except ValueError as error:
-        return _bad_request(str(error))
+        unknown = translator(request_language(request)).gettext(UNKNOWN_REFUSAL)
+        return _bad_request(str(error), code=code[:MAX_CODE_LENGTH], text=unknown)
     t = translator(request_language(request))
 
     def seat_name(seat: int) -> str:

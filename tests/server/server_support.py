@@ -37,6 +37,7 @@ FAST = {
     "bot_processes": 0,
     "rate_per_second": 1000.0,
     "burst": 1000,
+    "create_burst": 1000,  # tests create many tables from 127.0.0.1
 }
 
 
