@@ -60,8 +60,8 @@ def test_bad_http_input_is_a_4xx_with_a_clear_message(server: ServerThread) -> N
 
     async def attack() -> list[tuple[httpx.Response, int, str]]:
         cases: list[tuple[str, str, dict[str, Any], int, str]] = [
-            ("post", "/api/tables", {"json": {"name": "A", "rules": {"preset": []}}}, 400, "preset"),
-            ("post", "/api/tables", {"json": {"name": "A", "rules": {"preset": {}}}}, 400, "preset"),
+            ("post", "/api/tables", {"json": {"name": "A", "rules": {"preset": []}}}, 400, "pre"),
+            ("post", "/api/tables", {"json": {"name": "A", "rules": {"preset": {}}}}, 400, "pre"),
             (
                 "post",
                 "/api/tables",
@@ -163,7 +163,8 @@ def test_seq_is_bounded_and_a_seat_resets_it_on_rejoin(server: ServerThread) -> 
         assert reply == {"type": "ack", "seq": 1, "duplicate": False}
         # The reset is in the log: a restored table has it too.
         service = server.service
-        restored = Table.restore(service, table["table_id"], service.store.events(table["table_id"]))
+        table_id = table["table_id"]
+        restored = Table.restore(service, table_id, service.store.events(table_id))
         assert restored.seats[0].last_seq == 1
         await again.close()
         await bo.close()

@@ -94,7 +94,5 @@ def test_a_reader_over_the_byte_budget_is_aborted(
 def test_a_reader_over_the_time_budget_is_aborted(
     make_server: Callable[..., ServerThread],
 ) -> None:
-    server = make_server(
-        outbox_bytes=1 << 28, send_timeout=0.3, rate_per_second=2000.0, burst=2000
-    )
+    server = make_server(outbox_bytes=1 << 28, send_timeout=0.3, rate_per_second=2000.0, burst=2000)
     _abort_case(server, "stalled")
