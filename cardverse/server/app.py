@@ -35,7 +35,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -267,6 +267,8 @@ async def _read_json_body(request: Request) -> Any:
         )
     try:
         body = await read_body(request, MAX_BODY_BYTES)
+    except ClientDisconnect:
+        raise ProtocolError("bad_json", "the request body was cut off") from None
     except BodyTooLarge as error:
         raise ProtocolError(
             "message_too_large",

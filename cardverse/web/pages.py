@@ -7,7 +7,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -265,6 +265,8 @@ async def refusal(request: Request) -> Response:
         body = await read_body(request, MAX_CHECK_BYTES)
     except BodyTooLarge as error:
         return _bad_request(str(error), 413, limit=error.limit)
+    except ClientDisconnect:
+        return _bad_request("the request body was cut off")
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
