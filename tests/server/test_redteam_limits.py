@@ -1,0 +1,274 @@
+"""Red team, resource limits: table creation per address, bodies read no further than the
+limit, idle tables unloaded and loaded back, abandoned lobbies expired, only live tables
+restored, the lobby's log coalesced, and a stalling player handed to the computer."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from redteam_support import raw_socket, snapshot, under_probe, wait_until
+from server_support import Client, ServerThread, connect_seated, create_table, run
+
+from cardverse.server.store import DB_NAME
+
+
+def _status(server: ServerThread, table_id: str) -> str | None:
+    db = sqlite3.connect(str(server.settings.data_dir / DB_NAME))
+    try:
+        row = db.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else str(row[0])
+    finally:
+        db.close()
+
+
+@pytest.mark.timeout(60)
+def test_table_creation_is_limited_per_address(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(create_burst=6, create_rate=0.001)  # the probe's table is one of six
+
+    async def attack() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.http, timeout=5) as http:
+            return [await http.post("/api/tables", json={"name": "Flood"}) for _ in range(30)]
+
+    answers = run(lambda: under_probe(server, attack))
+    assert [a.status_code for a in answers[:5]] == [201] * 5
+    refused = answers[5:]
+    assert {a.status_code for a in refused} == {429}
+    assert all(a.json()["code"] == "too_many_tables" for a in refused)
+    assert int(refused[0].headers["retry-after"]) >= 1
+    assert len(server.service.tables) == 6
+
+
+@pytest.mark.timeout(60)
+def test_a_huge_body_is_not_read_past_the_limit(server: ServerThread) -> None:
+    def declared_huge(path: str) -> bytes:
+        sock = raw_socket(server.port)
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Content-Length: 268435456\r\n\r\n".encode()
+        )
+        sock.settimeout(10)
+        answer = sock.recv(4096)
+        sock.close()
+        return answer
+
+    def chunked_forever(path: str) -> tuple[bytes, int]:
+        """Send a chunked body without end; how much was sent before the server answered."""
+        sock = raw_socket(server.port)
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n".encode()
+        )
+        chunk = b"10000\r\n" + b" " * 0x10000 + b"\r\n"
+        sent = 0
+        sock.setblocking(False)
+        answer = b""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and sent < 256 << 20:
+            try:
+                answer = sock.recv(4096)
+                if answer:
+                    break
+            except BlockingIOError:
+                pass
+            except ConnectionResetError:
+                break
+            try:
+                sent += sock.send(chunk)
+            except BlockingIOError:
+                time.sleep(0.001)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        sock.close()
+        return answer, sent
+
+    async def attack() -> list[tuple[bytes, int]]:
+        out = []
+        for path in ("/api/tables", "/i18n/refusal"):
+            out.append((await asyncio.to_thread(declared_huge, path), 0))
+            out.append(await asyncio.to_thread(chunked_forever, path))
+        return out
+
+    tables = len(server.service.tables)
+    for answer, sent in run(lambda: under_probe(server, attack)):
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert sent < 32 << 20, f"{sent} bytes were taken before the answer"
+    assert len(server.service.tables) == tables + 1  # the probe's
+
+
+@pytest.mark.timeout(60)
+def test_idle_tables_leave_memory_and_come_back(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(idle_unload=0.3, sweep_interval=0.05, lobby_expiry=None)
+    table = create_table(server.http, rules={"preset": "standard", "players": 3})
+    table_id = table["table_id"]
+
+    async def body() -> None:
+        (host,) = await connect_seated(server, table, [])
+        assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        state = await host.wait_for(lambda m: m["type"] == "state" and m["view"]["turn"] == 0)
+        before = snapshot(server, table_id)
+        await host.close()
+        service = server.service
+        await wait_until(lambda: table_id not in service.tables, 10)
+        assert _status(server, table_id) == "idle"
+        # The next connection loads it back, as it was.
+        again = await Client(server.ws_url(table_id), "again").connect()
+        welcome = await again.join(token=table["token"])
+        assert welcome["type"] == "welcome" and welcome["last_seq"] == host.seq
+        back = await again.wait_for(lambda m: m["type"] == "state")
+        assert back["v"] == state["v"] and back["view"]["hand"] == state["view"]["hand"]
+        assert _status(server, table_id) == "live"
+        assert snapshot(server, table_id)[1] == before[1]
+        await again.close()
+
+    run(body)
+    assert server.service.unloaded >= 1
+
+
+@pytest.mark.timeout(60)
+def test_abandoned_lobbies_expire_but_games_do_not(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(lobby_expiry=0.3, idle_unload=None, sweep_interval=0.05)
+    lobby = create_table(server.http)
+    played = create_table(server.http, rules={"preset": "standard", "players": 3})
+
+    async def body() -> None:
+        (host,) = await connect_seated(server, played, [])
+        assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        await host.close()
+        await wait_until(lambda: lobby["table_id"] not in server.service.tables, 10)
+
+    run(body)
+    assert _status(server, lobby["table_id"]) == "expired"
+    assert snapshot(server, lobby["table_id"]) == ("unloaded", 0)  # its log is gone
+    assert httpx.get(f"{server.http}/api/tables/{lobby['table_id']}").status_code == 404
+    assert httpx.get(f"{server.http}/t/{lobby['table_id']}").status_code == 404
+    assert played["table_id"] in server.service.tables
+    assert server.service.expired == 1
+
+
+@pytest.mark.timeout(60)
+def test_only_live_tables_are_restored_at_start(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with ServerThread(data, idle_unload=0.2, sweep_interval=0.05) as first:
+        idle = create_table(first.http)
+        kept = create_table(first.http)
+
+        async def keep_one() -> Client:
+            client = await Client(first.ws_url(kept["table_id"])).connect()
+            await wait_until(lambda: idle["table_id"] not in first.service.tables, 10)
+            return client
+
+        async def body() -> None:
+            client = await keep_one()
+            await client.close()
+
+        run(body)
+    with ServerThread(data, idle_unload=None) as second:
+        assert kept["table_id"] in second.service.tables
+        assert idle["table_id"] not in second.service.tables
+        # An idle table is still there: loaded when asked for.
+        assert httpx.get(f"{second.http}/api/tables/{idle['table_id']}").status_code == 200
+        assert idle["table_id"] in second.service.tables
+
+
+@pytest.mark.timeout(60)
+def test_lobby_changes_are_coalesced_in_the_log(server: ServerThread) -> None:
+    table = create_table(server.http, rules={"preset": "standard", "players": 4})
+    table_id = table["table_id"]
+
+    async def attack() -> Client:
+        host, bo = await connect_seated(server, table, ["Bo"])
+        for _ in range(100):
+            assert (await host.request({"type": "add_bot", "level": "hard"}))["type"] == "ack"
+            assert (await host.request({"type": "remove_bot", "seat": 2}))["type"] == "ack"
+            assert (await host.request({"type": "remove_bot", "seat": 3}))["type"] == "ack"
+        assert (await host.request({"type": "add_bot", "level": "easy", "seat": 3}))[
+            "type"
+        ] == "ack"
+        await bo.close()
+        return host
+
+    host = run(lambda: under_probe(server, attack))
+    events = server.service.store.events(table_id)
+    assert [e.kind for e in events] == ["create", "lobby"], [e.kind for e in events]
+    from cardverse.server.tables import Table
+
+    restored = Table.restore(server.service, table_id, events)
+    live = server.service.tables[table_id]
+    assert restored.summary()["seats"][3] == live.summary()["seats"][3]
+    assert [s.kind for s in restored.seats] == ["human", "human", "empty", "bot"]
+    assert restored.seats[0].last_seq == host.seq == 301
+
+    async def resend() -> None:
+        again = await Client(server.ws_url(table_id), "again").connect()
+        await again.join(token=table["token"])
+        again.seq = 300  # an old message sent again: still known as a duplicate
+        reply = await again.request({"type": "remove_bot", "seat": 3})
+        assert reply == {"type": "ack", "seq": 301, "duplicate": True}
+        await again.close()
+
+    run(resend)
+    assert len(server.service.store.events(table_id)) == 2
+
+
+@pytest.mark.timeout(90)
+def test_a_player_who_keeps_timing_out_is_handed_to_the_computer(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(turn_timer=0.4, timeout_timer=0.1, max_timeouts=3)
+    table = create_table(server.http, rules={"preset": "standard", "players": 3, "rounds": 2})
+
+    async def body() -> None:
+        (host,) = await connect_seated(server, table, [])
+        assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        timers: list[float] = []
+        for timeout_number in range(1, 4):
+            mark = len(host.messages)
+            state = await host.wait_for(
+                lambda m: (
+                    m["type"] == "state"
+                    and m["view"]["turn"] == 0
+                    and m["timer"] is not None
+                    and m["view"]["round"] == 1
+                ),
+                20,
+                mark,
+            )
+            timers.append(state["timer"]["ends_in"])
+            # The time runs out: the computer stands in and plays.
+            await host.wait_for(
+                lambda m: m["type"] == "presence" and m["seat"] == 0 and m["auto"] == "timeout",
+                10,
+                mark,
+            )
+            v = state["v"]
+            await host.wait_for(lambda m, v=v: m["type"] == "state" and m["v"] > v, 10, mark)
+            reply = await host.request({"type": "back"})
+            if timeout_number < 3:
+                assert reply["type"] == "ack", reply
+            else:
+                assert reply["type"] == "error" and reply["code"] == "seat_kept", reply
+                assert reply["params"]["timeouts"] == 3
+        assert timers[0] > 0.1 and all(t <= 0.1 for t in timers[1:]), timers
+        # The computer keeps the seat to the end of the round, and the table moves on.
+        seat = server.service.tables[table["table_id"]].seats[0]
+        assert seat.kept and seat.auto == "timeout"
+        mark = len(host.messages)
+        await host.wait_for(lambda m: m["type"] == "state" and m["view"]["round"] == 2, 30, mark)
+        await host.wait_for(
+            lambda m: m["type"] == "presence" and m["seat"] == 0 and m["auto"] is None, 10, mark
+        )
+        assert not seat.kept and seat.timeouts == 0
+        await host.close()
+
+    run(body, timeout=80)
