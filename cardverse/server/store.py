@@ -89,9 +89,10 @@ class Store:
         return cls(Path(data_dir) / DB_NAME, synchronous, group_commit)
 
     @property
-    def synchronous(self) -> int:
-        """SQLite's synchronous level in force (2: FULL)."""
-        return int(self.db.execute("PRAGMA synchronous").fetchone()[0])
+    def synchronous(self) -> str:
+        """SQLite's synchronous level in force: OFF, NORMAL, FULL or EXTRA."""
+        level = int(self.db.execute("PRAGMA synchronous").fetchone()[0])
+        return ("OFF", "NORMAL", "FULL", "EXTRA")[level]
 
     def close(self) -> None:
         self.commit()

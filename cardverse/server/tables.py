@@ -1268,6 +1268,10 @@ class TableService:
             "bots": self.bots.counts(),
             "aborted": dict(self.aborted),
             "commits": self.store.commits,
+            "durability": {
+                "synchronous": self.store.synchronous,
+                "group_commit": self.store.group_commit,
+            },
         }
 
     def close(self) -> None:

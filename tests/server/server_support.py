@@ -90,14 +90,15 @@ class ServerThread:
 class ServerProcess:
     """``cardverse serve`` as a real process (for the SIGKILL test)."""
 
-    def __init__(self, data_dir: Path, *extra: str) -> None:
+    def __init__(self, data_dir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.extra = extra
+        self.env = env or {}
         self.proc: subprocess.Popen[str] | None = None
         self.port = 0
 
     def start(self) -> ServerProcess:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(
             [
                 sys.executable,
