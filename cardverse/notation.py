@@ -170,11 +170,14 @@ def read_position(data: Any) -> Position:
                 set(raw) != {"count"}
                 or isinstance(count, bool)
                 or not isinstance(count, int)
-                or not 0 <= count <= deck
+                or count < 0
             ):
                 raise NotationError(
-                    f'hand of seat {seat}: a hidden hand is {{"count": N}} with N from 0 '
-                    f"to the deck's {deck} cards"
+                    f'hand of seat {seat}: a hidden hand is {{"count": N}} with N from 0'
+                )
+            if count > deck:
+                raise NotationError(
+                    f"hand of seat {seat}: {count} hidden cards, more cards than the deck's {deck}"
                 )
             hands.append(None)
             counts.append(count)
