@@ -247,6 +247,18 @@ class Store:
         row = self.db.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else str(row[0])
 
+    def expire_idle_lobbies(self, before: float) -> int:
+        """Expire unloaded tables unchanged since ``before`` (a wall-clock time) where no game
+        was ever started; returns how many."""
+        rows = self.db.execute(
+            "SELECT id FROM tables AS t WHERE status = 'idle' AND updated < ? AND NOT EXISTS "
+            "(SELECT 1 FROM events AS e WHERE e.table_id = t.id AND e.kind = 'start')",
+            (before,),
+        ).fetchall()
+        for (table_id,) in rows:
+            self.set_status(table_id, "expired")
+        return len(rows)
+
     def tables_to_restore(self) -> list[str]:
         """The tables that were live (in memory) when the server stopped, oldest first."""
         rows = self.db.execute(

@@ -1241,6 +1241,8 @@ class TableService:
             elif force or (unload_after is not None and idle >= unload_after):
                 self._drop(table, "idle")
                 unloaded += 1
+        if expire_after is not None and not force:
+            expired += self.store.expire_idle_lobbies(time.time() - expire_after)
         self.unloaded += unloaded
         self.expired += expired
         return unloaded, expired

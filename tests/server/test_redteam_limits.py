@@ -275,3 +275,18 @@ def test_a_player_who_keeps_timing_out_is_handed_to_the_computer(
         await host.close()
 
     run(body, timeout=80)
+
+
+@pytest.mark.timeout(60)
+def test_an_unloaded_lobby_expires_too(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(idle_unload=0.05, lobby_expiry=0.5, sweep_interval=0.05)
+    lobby = create_table(server.http)
+    table_id = lobby["table_id"]
+
+    async def body() -> None:
+        await wait_until(lambda: _status(server, table_id) == "idle", 10)  # out of memory
+        await wait_until(lambda: _status(server, table_id) == "expired", 10)  # then expired
+
+    run(body)
+    assert snapshot(server, table_id) == ("unloaded", 0)
+    assert httpx.get(f"{server.http}/api/tables/{table_id}").status_code == 404
