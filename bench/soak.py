@@ -5,8 +5,9 @@ FULL with group commit, every abuse limit on) and runs, for ``--duration`` secon
 default):
 
 - ``--tables`` tables (50), each with two simulated people and two computer players (normal and
-  easy, one table in five a hard one); people think 0.2–1.5 s, play random legal moves, drop
-  their connection now and then and come back with their token; games rematch when over. Each
+  easy; one table in ``--hard-every`` (5) a hard one instead of the normal one); people think
+  0.2–1.5 s, play random legal moves, drop their connection now and then and come back with
+  their token; games rematch when over. Each
   table's people come from an address of their own (127.0.1.x: Linux routes 127/8 to loopback).
 - attackers beside them, from other addresses (127.0.2.x), one attack after another: bad
   messages at the rate limit, a reader that stops reading, a flood of table creations, huge
@@ -52,6 +53,11 @@ def _rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _pct(values: list[float], p: float) -> float | None:
@@ -101,7 +107,7 @@ class Soak:
         created = answer.json()
         table_id = created["table_id"]
         rng = random.Random(index)
-        hard = index % 5 == 0
+        hard = self._hard(index)
         loop = asyncio.get_running_loop()
         host = loop.create_task(
             self.person(table_id, address, {"token": created["token"]}, rng, host=True, hard=hard)
@@ -196,31 +202,43 @@ class Soak:
                     self.error("a person could not connect")
             self.reconnects += 1
 
+    def _hard(self, index: int) -> bool:
+        return self.args.hard_every > 0 and index % self.args.hard_every == 0
+
     # -- the probe --------------------------------------------------------------------------
 
     async def probe(self) -> None:
+        """The probe runs in a process of its own (``--probe``), so that the people's and the
+        attackers' work in this process does not count in its round trips."""
         transport = httpx.AsyncHTTPTransport(local_address="127.0.3.1")
         async with httpx.AsyncClient(transport=transport, timeout=30) as client:
             created = (await client.post(f"{self.http}/api/tables", json={"name": "P"})).json()
-        async with websockets.connect(
-            f"{self.ws}/ws/{created['table_id']}", compression=None, local_addr=("127.0.3.1", 0)
-        ) as ws:
-            await ws.send(json.dumps({"type": "join", "token": created["token"]}))
-            n = 0
-            while not self.stopping:
-                n += 1
-                began = time.perf_counter()
-                await ws.send(json.dumps({"type": "ping", "seq": n}))
-                while True:
-                    message = json.loads(await ws.recv())
-                    if message["type"] == "pong" and message.get("seq") == n:
-                        break
-                rtt = time.perf_counter() - began
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.soak",
+            "--probe",
+            f"{self.ws}/ws/{created['table_id']}",
+            created["token"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=str(Path(__file__).resolve().parent.parent),
+        )
+        assert proc.stdout is not None
+        try:
+            while True:
+                line = await proc.stdout.readline()
+                if not line:
+                    break
+                rtt = float(line)
                 self.probe_rtts.append(rtt)
                 if rtt > 0.05:
                     slow = (round(rtt * 1000, 1), time.monotonic(), self.current_attack)
                     self.slowest.append(slow)
-                await asyncio.sleep(0.05)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
 
     # -- attackers --------------------------------------------------------------------------
 
@@ -412,10 +430,15 @@ class Soak:
         tasks.append(loop.create_task(self.probe()))
         tasks.append(loop.create_task(self.attackers()))
         started = time.monotonic()
+        cpu_start = _cpu_seconds(pid)
+        load_start = os.getloadavg()[0]
         memory: list[tuple[float, float]] = []
         while time.monotonic() - started < args.duration:
             memory.append((round(time.monotonic() - started), round(_rss_mib(pid), 1)))
             await asyncio.sleep(10)
+        server_cpu = _cpu_seconds(pid) - cpu_start
+        elapsed = time.monotonic() - started
+        load_end = os.getloadavg()[0]
         self.stopping = True
         for task in tasks:
             task.cancel()
@@ -431,6 +454,10 @@ class Soak:
             "tables": args.tables,
             "people": 2 * args.tables,
             "computer_players": 2 * args.tables,
+            "server_nice": args.server_nice,
+            "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
+            "machine_load_average": [round(load_start, 2), round(load_end, 2)],
+            "hard_tables": sum(1 for i in range(args.tables) if self._hard(i)),
             "memory_mib": memory,
             "memory_growth_after_warmup_percent": growth,
             "errors": self.errors,
@@ -459,6 +486,23 @@ class Soak:
         }
 
 
+async def _probe(url: str, token: str) -> None:
+    """Ping a table every 50 ms; print each round trip (seconds) on a line of its own."""
+    async with websockets.connect(url, compression=None, local_addr=("127.0.3.1", 0)) as ws:
+        await ws.send(json.dumps({"type": "join", "token": token}))
+        n = 0
+        while True:
+            n += 1
+            began = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping", "seq": n}))
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == "pong" and message.get("seq") == n:
+                    break
+            print(f"{time.perf_counter() - began:.6f}", flush=True)
+            await asyncio.sleep(0.05)
+
+
 def _frame(text: str) -> bytes:
     payload = text.encode()
     mask = b"\x11\x22\x33\x44"
@@ -473,16 +517,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--duration", type=float, default=600.0, help="seconds")
     parser.add_argument("--warmup", type=float, default=120.0, help="seconds before RSS counts")
+    parser.add_argument(
+        "--server-nice",
+        type=int,
+        default=0,
+        help="run the server at this nice value (below 0 needs the right to; a shared "
+        "machine's other jobs then wait for it, as on a machine of its own)",
+    )
+    parser.add_argument(
+        "--hard-every", type=int, default=5, help="one table in N has a hard player (0: none)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--probe", nargs=2, metavar=("WS_URL", "TOKEN"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.probe:
+        with contextlib.suppress(KeyboardInterrupt, websockets.ConnectionClosed):
+            asyncio.run(_probe(*args.probe))
+        return 0
     args.warmup = min(args.warmup, args.duration / 3)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     with tempfile.TemporaryDirectory() as data:
         log = Path(data) / "server.log"
         with log.open("w") as log_file:
+            nice = args.server_nice
             server = subprocess.Popen(
                 [
+                    *(["nice", "-n", str(nice)] if nice else []),
                     sys.executable,
                     "-m",
                     "cardverse",

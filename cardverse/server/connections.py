@@ -2,7 +2,9 @@
 
 uvicorn closes a keep-alive connection that stays idle *between* requests, but keeps a
 connection that never sends a request, or stops half-way through a request's head or body, for
-ever. :class:`TimedH11Protocol` closes such a connection after ``request_timeout`` seconds; a
+ever. :class:`TimedH11Protocol` closes such a connection after ``request_timeout`` seconds, and
+stops reading a request whose answer was sent before its body was read (a body over the limit
+is not parsed to its end on the event loop); a
 WebSocket (once upgraded) is left to its own pings (``ws_ping_interval``/``ws_ping_timeout``:
 half-open sockets) and to the server's idle time-out for WebSockets
 (:attr:`~cardverse.server.tables.Settings.ws_idle_timeout`). :func:`uvicorn_config` gathers
@@ -49,6 +51,10 @@ class TimedH11Protocol(H11Protocol):
         self._request_timer = self.loop.call_later(self.request_timeout, self._on_request_timeout)
 
     def on_response_complete(self) -> None:
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            # Answered before the body was read to its end (too large, wrong type): the rest
+            # is neither read nor parsed; the connection closes once the answer is out.
+            self.transport.close()
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request (keep-alive) gets its own time

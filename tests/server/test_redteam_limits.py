@@ -58,7 +58,8 @@ def test_a_huge_body_is_not_read_past_the_limit(server: ServerThread) -> None:
         return answer
 
     def chunked_forever(path: str) -> tuple[bytes, int]:
-        """Send a chunked body without end; how much was sent before the server answered."""
+        """Send a chunked body without end; how much was sent before the server answered.
+        After the answer, go on sending: the server must stop reading (close) soon."""
         sock = raw_socket(server.port)
         sock.sendall(
             f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -84,7 +85,26 @@ def test_a_huge_body_is_not_read_past_the_limit(server: ServerThread) -> None:
                 time.sleep(0.001)
             except (BrokenPipeError, ConnectionResetError):
                 break
+        after = 0
+        closed = False
+        while time.monotonic() < deadline and after < 64 << 20:
+            try:
+                after += sock.send(chunk)
+            except BlockingIOError:
+                try:
+                    closed = sock.recv(65536) == b"" or closed
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed = True
+                if closed:
+                    break
+                time.sleep(0.001)
+            except OSError:
+                closed = True
+                break
         sock.close()
+        assert closed and after < 16 << 20, f"{after} more bytes were taken after the answer"
         return answer, sent
 
     async def attack() -> list[tuple[bytes, int]]:
