@@ -33,6 +33,7 @@ import os
 import platform
 import random
 import resource
+import secrets
 import socket
 import statistics
 import subprocess
@@ -46,6 +47,7 @@ import httpx
 import websockets
 
 RESULTS = Path(__file__).resolve().parent / "results" / "soak.json"
+OPERATOR_TOKEN = secrets.token_urlsafe(16)  # to read the server's own figures at the end
 
 
 def _rss_mib(pid: int) -> float:
@@ -437,6 +439,11 @@ class Soak:
             memory.append((round(time.monotonic() - started), round(_rss_mib(pid), 1)))
             await asyncio.sleep(10)
         server_cpu = _cpu_seconds(pid) - cpu_start
+        async with httpx.AsyncClient(timeout=30) as client:
+            answer = await client.get(
+                f"{self.http}/api/operator", headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+            )
+            operator = answer.json() if answer.status_code == 200 else {}
         elapsed = time.monotonic() - started
         load_end = os.getloadavg()[0]
         self.stopping = True
@@ -456,6 +463,10 @@ class Soak:
             "computer_players": 2 * args.tables,
             "server_nice": args.server_nice,
             "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
+            "server_says": {
+                key: operator.get(key)
+                for key in ("loop_lag_ms", "commit_ms", "commits", "aborted", "bots", "tables")
+            },
             "machine_load_average": [round(load_start, 2), round(load_end, 2)],
             "hard_tables": sum(1 for i in range(args.tables) if self._hard(i)),
             "memory_mib": memory,
@@ -560,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
                 stdout=subprocess.PIPE,
                 stderr=log_file,
                 text=True,
+                env={**os.environ, "CARDVERSE_OPERATOR_TOKEN": OPERATOR_TOKEN},
             )
             try:
                 assert server.stdout is not None

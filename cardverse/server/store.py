@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,8 +80,37 @@ class Store:
         self.db.executescript(SCHEMA)
         self.group_commit = group_commit
         self.commits = 0  # transactions committed (for the benchmarks)
+        self.commit_seconds = 0.0  # time spent committing, in all
+        self.slowest_commit = 0.0  # the longest commit (a slow disk stalls the event loop)
         self._open = False  # a transaction is open, its commit scheduled
         self._waiting: list[Callable[[], None]] = []
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpoints = threading.Event()
+
+    def start_checkpointer(self, interval: float = 5.0) -> None:
+        """Move WAL checkpoints out of the commits: SQLite would otherwise run one inside the
+        commit that fills the WAL (writing and syncing the database file, on the event loop);
+        a thread of its own runs them instead, every ``interval`` seconds."""
+        if self._checkpointer is not None or str(self.path) == ":memory:":
+            return
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._stop_checkpoints.clear()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoints, args=(interval,), name="cardverse-checkpoints", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoints(self, interval: float) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA synchronous=FULL")
+            while not self._stop_checkpoints.wait(interval):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite3.Error:  # pragma: no cover - busy or a failing disk: next time
+                    log.exception("a WAL checkpoint failed")
+        finally:
+            db.close()
 
     @classmethod
     def in_dir(
@@ -96,6 +126,10 @@ class Store:
 
     def close(self) -> None:
         self.commit()
+        if self._checkpointer is not None:
+            self._stop_checkpoints.set()
+            self._checkpointer.join(timeout=10)
+            self._checkpointer = None
         self.db.close()
 
     # -- transactions ---------------------------------------------------------------------------
@@ -119,6 +153,7 @@ class Store:
         """Commit the open transaction (if any), then run what waited for it."""
         if self._open:
             self._open = False
+            began = time.perf_counter()
             try:
                 self.db.execute("COMMIT")
             except sqlite3.Error:
@@ -127,6 +162,9 @@ class Store:
                 raise
             finally:
                 self.commits += 1
+                took = time.perf_counter() - began
+                self.commit_seconds += took
+                self.slowest_commit = max(self.slowest_commit, took)
         waiting, self._waiting = self._waiting, []
         for callback in waiting:
             try:

@@ -1123,6 +1123,9 @@ class TableService:
         self.expired = 0  # abandoned lobbies expired so far
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
         self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self.loop_lag_max = 0.0  # the event loop's longest delay seen (operator figure)
+        self.loop_lags_over_50ms = 0
 
     def create(
         self, name: str | None, rules: Any = None, turn_timer: Any = ...
@@ -1208,8 +1211,22 @@ class TableService:
 
     def start(self) -> None:
         """Start looking for idle tables and abandoned lobbies (inside the event loop)."""
+        loop = asyncio.get_running_loop()
+        self.store.start_checkpointer()
         if self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+            self._sweeper = loop.create_task(self._sweep_forever())
+        if self._watcher is None:
+            self._watcher = loop.create_task(self._watch_loop())
+
+    async def _watch_loop(self, every: float = 0.1) -> None:
+        """How late the event loop runs a 100 ms timer: anything that blocks it shows here."""
+        loop = asyncio.get_running_loop()
+        while True:
+            planned = loop.time() + every
+            await asyncio.sleep(every)
+            lag = loop.time() - planned
+            self.loop_lag_max = max(self.loop_lag_max, lag)
+            self.loop_lags_over_50ms += lag > 0.05
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -1274,12 +1291,21 @@ class TableService:
                 "synchronous": self.store.synchronous,
                 "group_commit": self.store.group_commit,
             },
+            "loop_lag_ms": {
+                "max": round(1000 * self.loop_lag_max, 1),
+                "over_50ms": self.loop_lags_over_50ms,
+            },
+            "commit_ms": {
+                "mean": round(1000 * self.store.commit_seconds / max(1, self.store.commits), 3),
+                "max": round(1000 * self.store.slowest_commit, 3),
+            },
         }
 
     def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            self._sweeper = None
+        for task in (self._sweeper, self._watcher):
+            if task is not None:
+                task.cancel()
+        self._sweeper = self._watcher = None
         for table in self.tables.values():
             table.close()
         self.bots.close()

@@ -136,7 +136,7 @@ def test_idle_tables_leave_memory_and_come_back(make_server: Callable[..., Serve
         await host.close()
         service = server.service
         await wait_until(lambda: table_id not in service.tables, 10)
-        assert _status(server, table_id) == "idle"
+        await wait_until(lambda: _status(server, table_id) == "idle", 10)
         # The next connection loads it back, as it was.
         again = await Client(server.ws_url(table_id), "again").connect()
         welcome = await again.join(token=table["token"])
@@ -165,9 +165,10 @@ def test_abandoned_lobbies_expire_but_games_do_not(
         assert (await host.request({"type": "start"}))["type"] == "ack"
         await host.close()
         await wait_until(lambda: lobby["table_id"] not in server.service.tables, 10)
+        # The store's write goes through the writer thread: poll for it.
+        await wait_until(lambda: _status(server, lobby["table_id"]) == "expired", 10)
 
     run(body)
-    assert _status(server, lobby["table_id"]) == "expired"
     assert snapshot(server, lobby["table_id"]) == ("unloaded", 0)  # its log is gone
     assert httpx.get(f"{server.http}/api/tables/{lobby['table_id']}").status_code == 404
     assert httpx.get(f"{server.http}/t/{lobby['table_id']}").status_code == 404
@@ -285,12 +286,15 @@ def test_a_player_who_keeps_timing_out_is_handed_to_the_computer(
         # The computer keeps the seat to the end of the round, and the table moves on.
         seat = server.service.tables[table["table_id"]].seats[0]
         assert seat.kept and seat.auto == "timeout"
-        await host.wait_for(lambda m: m["type"] == "state" and m["view"]["round"] == 2, 30, kept_at)
         # The next round gives the seat back (it may time out again later in that round).
-        await host.wait_for(
-            lambda m: m["type"] == "presence" and m["seat"] == 0 and m["auto"] is None,
+        game = server.service.tables[table["table_id"]].game
+        await wait_until(lambda: game.round_number == 2, 30)
+        await wait_until(
+            lambda: any(
+                m["type"] == "presence" and m["seat"] == 0 and m["auto"] is None
+                for m in host.messages[kept_at:]
+            ),
             10,
-            kept_at,
         )
         await host.close()
 
