@@ -39,11 +39,24 @@ class TimedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, closing a connection whose request does not arrive in time."""
 
     request_timeout = 10.0
+    DISCARD_LIMIT = 64 * 1024
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._request_timer: asyncio.TimerHandle | None = None
+        self._discarded: int | None = None
         self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._discarded is not None:
+            self._discarded += len(data)
+            if self._discarded > self.DISCARD_LIMIT:
+                self._discarded = None
+                self.transport.close()
+                return
+        super().data_received(data)
+        if self._discarded is not None and self.conn.their_state is not h11.SEND_BODY:
+            self._discarded = None  # the dropped body ended: the connection goes on
 
     def _arm(self) -> None:
         if self._request_timer is not None:
@@ -51,10 +64,10 @@ class TimedH11Protocol(H11Protocol):
         self._request_timer = self.loop.call_later(self.request_timeout, self._on_request_timeout)
 
     def on_response_complete(self) -> None:
-        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
-            # Answered before the body was read to its end (too large, wrong type): the rest
-            # is neither read nor parsed; the connection closes once the answer is out.
-            self.transport.close()
+        # Answered before the body was read to its end (too large, wrong type): the rest of a
+        # short body is read and dropped (the connection stays usable), but past
+        # DISCARD_LIMIT bytes the connection is closed rather than parse more on the loop.
+        self._discarded = 0 if self.conn.their_state is h11.SEND_BODY else None
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request (keep-alive) gets its own time

@@ -2,9 +2,9 @@
 
 Run as ``python probe_process.py WS_URL TOKEN``: it joins with the token, makes
 :data:`BASELINE` round trips, prints ``ready``, and pings (a ping every few milliseconds) until a
-line arrives on stdin; then it makes ten more round trips and prints every round-trip time
-(seconds, the baseline first) as one JSON list. Being its own process, its timings measure the
-server, not the test process's other work.
+line arrives on stdin (a number on it: that many more round trips, else ten) and prints every
+round-trip time (seconds, the baseline first) as one JSON list. Being its own process, its
+timings measure the server, not the test process's other work.
 """
 
 from __future__ import annotations
@@ -29,11 +29,21 @@ async def main(url: str, token: str) -> None:
         rtts: list[float] = []
         n = 0
         extra = 10
+        counted = False
+
+        def on_stdin() -> None:
+            if not stop.done():
+                stop.set_result(sys.stdin.readline())
+
         while extra > 0:
             if n == BASELINE:
                 print("ready", flush=True)
-                loop.add_reader(sys.stdin.fileno(), lambda: stop.done() or stop.set_result(None))
+                loop.add_reader(sys.stdin.fileno(), on_stdin)
             if stop.done():
+                if not counted:
+                    counted = True
+                    asked = stop.result().strip()
+                    extra = max(10, int(asked)) if asked.isdigit() else 10
                 extra -= 1
             n += 1
             began = time.perf_counter()

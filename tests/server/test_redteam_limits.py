@@ -179,20 +179,18 @@ def test_abandoned_lobbies_expire_but_games_do_not(
 @pytest.mark.timeout(60)
 def test_only_live_tables_are_restored_at_start(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    with ServerThread(data, idle_unload=0.2, sweep_interval=0.05) as first:
-        idle = create_table(first.http)
-        kept = create_table(first.http)
+    first = ServerThread(data, idle_unload=0.5, sweep_interval=0.05).__enter__()
+    idle = create_table(first.http)
+    kept = create_table(first.http)
 
-        async def keep_one() -> Client:
-            client = await Client(first.ws_url(kept["table_id"])).connect()
-            await wait_until(lambda: idle["table_id"] not in first.service.tables, 10)
-            return client
+    async def body() -> None:
+        client = await Client(first.ws_url(kept["table_id"])).connect()
+        await wait_until(lambda: idle["table_id"] not in first.service.tables, 10)
+        # The server stops while the kept table is in use (it is live, the other idle).
+        await asyncio.to_thread(first.__exit__, None, None, None)
+        await client.close()
 
-        async def body() -> None:
-            client = await keep_one()
-            await client.close()
-
-        run(body)
+    run(body)
     with ServerThread(data, idle_unload=None) as second:
         assert kept["table_id"] in second.service.tables
         assert idle["table_id"] not in second.service.tables
