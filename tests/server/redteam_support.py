@@ -8,8 +8,8 @@ tables is what it was (or what the test expects). All traffic goes to 127.0.0.1.
 The machine the tests run on is shared (two cores, other jobs): when the probe's own baseline
 (its first round trips, before the attack) is already slow, the limit is twice that baseline's
 p99; and when the limit is missed, a control run of as many round trips without an attack is
-measured, and the attack may not be more than twice as slow as the control. On a quiet machine
-the limit is the 50 ms of the issue.
+measured (twice at most), and the attack may not be more than 2.5 times as slow as it. On a
+quiet machine the limit is the 50 ms of the issue.
 """
 
 from __future__ import annotations
@@ -106,15 +106,18 @@ async def under_probe(server: ServerThread, attack: Callable[[], Awaitable[Any]]
     finally:
         probe.kill()
     limit = probe.limit()
-    if p99 >= limit:
+    for _ in range(2):
+        if p99 < limit:
+            break
         # A shared machine may be busy for reasons of its own: measure the same number of
-        # round trips with no attack; the attack may not be more than twice as slow as that.
+        # round trips with no attack (twice at most); the attack may not be more than 2.5
+        # times as slow as that. A server blocked by an attack is far slower than this.
         control = await Probe(server).start()
         try:
             quiet = await control.stop(more=len(probe.rtts) - BASELINE)
         finally:
             control.kill()
-        limit = max(limit, 2 * quiet)
+        limit = max(limit, 2.5 * quiet)
     assert p99 < limit, f"probe p99 {p99 * 1000:.1f} ms (limit {limit * 1000:.0f} ms)"
     assert after == before, "the probe's table changed"
     return result
