@@ -8,8 +8,9 @@ tables is what it was (or what the test expects). All traffic goes to 127.0.0.1.
 The machine the tests run on is shared (two cores, other jobs): when the probe's own baseline
 (its first round trips, before the attack) is already slow, the limit is twice that baseline's
 p99; and when the limit is missed, a control run of as many round trips without an attack is
-measured (twice at most), and the attack may not be more than 2.5 times as slow as it. On a
-quiet machine the limit is the 50 ms of the issue.
+measured (twice at most), and the attack may not be more than 2.5 times as slow as it (5
+times while the machine is oversubscribed). On a quiet machine the limit is the 50 ms of the
+issue; an attack that blocks the server (seconds) fails on any machine.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -90,6 +92,13 @@ class Probe:
         return max(PROBE_P99_LIMIT, 2 * _p99(self.rtts[:BASELINE]))
 
 
+def _slack() -> float:
+    """How much slower than a control run an attack may be: 2.5 times, or 5 times while the
+    machine is oversubscribed (more runnable jobs than cores: its timings are noise)."""
+    busy = os.getloadavg()[0] > (os.cpu_count() or 1)
+    return 5.0 if busy else 2.5
+
+
 def _p99(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -117,7 +126,7 @@ async def under_probe(server: ServerThread, attack: Callable[[], Awaitable[Any]]
             quiet = await control.stop(more=len(probe.rtts) - BASELINE)
         finally:
             control.kill()
-        limit = max(limit, 2.5 * quiet)
+        limit = max(limit, _slack() * quiet)
     assert p99 < limit, f"probe p99 {p99 * 1000:.1f} ms (limit {limit * 1000:.0f} ms)"
     assert after == before, "the probe's table changed"
     return result
