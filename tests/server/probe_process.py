@@ -20,7 +20,8 @@ BASELINE = 50  # round trips before the attack: how responsive the machine is wi
 
 
 async def main(url: str, token: str) -> None:
-    async with websockets.connect(url, compression=None, open_timeout=10) as ws:
+    local = ("127.0.0.2", 0)  # the probe's own address (see redteam_support.PROBE_ADDRESS)
+    async with websockets.connect(url, compression=None, open_timeout=10, local_addr=local) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
         while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "welcome":
             pass

@@ -102,8 +102,7 @@ def test_connections_per_address_are_bounded(make_server: Callable[..., ServerTh
     url = server.ws_url(table["table_id"])
 
     async def attack() -> None:
-        # The probe holds one connection from 127.0.0.1; five more reach the limit.
-        held = [await _Drain(url).open() for _ in range(5)]
+        held = [await _Drain(url).open() for _ in range(6)]  # the limit (the probe: 127.0.0.2)
         await wait_until(lambda: all(len(w.texts) >= 2 for w in held))
         refused = [await _Drain(url).open() for _ in range(5)]
         await wait_until(lambda: all(w.close_code is not None for w in refused), 10)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from redteam_support import raw_socket, snapshot, under_probe, wait_until
+from redteam_support import raw_socket, snapshot, tables_besides_probes, under_probe, wait_until
 from server_support import Client, ServerThread, connect_seated, create_table, run
 
 from cardverse.server.store import DB_NAME
@@ -29,19 +29,19 @@ def _status(server: ServerThread, table_id: str) -> str | None:
 
 @pytest.mark.timeout(60)
 def test_table_creation_is_limited_per_address(make_server: Callable[..., ServerThread]) -> None:
-    server = make_server(create_burst=6, create_rate=0.001)  # the probe's table is one of six
+    server = make_server(create_burst=6, create_rate=0.001)
 
     async def attack() -> list[httpx.Response]:
         async with httpx.AsyncClient(base_url=server.http, timeout=5) as http:
             return [await http.post("/api/tables", json={"name": "Flood"}) for _ in range(30)]
 
     answers = run(lambda: under_probe(server, attack))
-    assert [a.status_code for a in answers[:5]] == [201] * 5
-    refused = answers[5:]
+    assert [a.status_code for a in answers[:6]] == [201] * 6
+    refused = answers[6:]
     assert {a.status_code for a in refused} == {429}
     assert all(a.json()["code"] == "too_many_tables" for a in refused)
     assert int(refused[0].headers["retry-after"]) >= 1
-    assert len(server.service.tables) == 6
+    assert tables_besides_probes(server) == 6
 
 
 @pytest.mark.timeout(60)
@@ -114,11 +114,11 @@ def test_a_huge_body_is_not_read_past_the_limit(server: ServerThread) -> None:
             out.append(await asyncio.to_thread(chunked_forever, path))
         return out
 
-    tables = len(server.service.tables)
+    tables = tables_besides_probes(server)
     for answer, sent in run(lambda: under_probe(server, attack)):
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert sent < 32 << 20, f"{sent} bytes were taken before the answer"
-    assert len(server.service.tables) == tables + 1  # the probe's
+    assert tables_besides_probes(server) == tables
 
 
 @pytest.mark.timeout(60)
