@@ -243,8 +243,11 @@ def test_lobby_changes_are_coalesced_in_the_log(server: ServerThread) -> None:
 def test_a_player_who_keeps_timing_out_is_handed_to_the_computer(
     make_server: Callable[..., ServerThread],
 ) -> None:
-    # Computer players think a little, so that the round goes on after the third time-out.
-    server = make_server(turn_timer=0.4, timeout_timer=0.1, max_timeouts=3, bot_delay=0.1)
+    # Computer players think a little: `back` reaches the server before the person's next
+    # turn, so each time-out costs the person one turn and the round outlasts three of them.
+    server = make_server(
+        turn_timer=0.4, timeout_timer=0.1, max_timeouts=3, bot_delay=0.25, bot_delay_jitter=0.0
+    )
     table = create_table(server.http, rules={"preset": "standard", "players": 3, "rounds": 2})
 
     async def body() -> None:
