@@ -248,26 +248,29 @@ def test_a_player_who_keeps_timing_out_is_handed_to_the_computer(
     server = make_server(
         turn_timer=0.4, timeout_timer=0.1, max_timeouts=3, bot_delay=0.25, bot_delay_jitter=0.0
     )
-    table = create_table(server.http, rules={"preset": "standard", "players": 3, "rounds": 2})
+    table = create_table(server.http, rules={"preset": "standard", "players": 3, "rounds": 3})
 
     async def body() -> None:
         (host,) = await connect_seated(server, table, [])
         assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
+        mark = len(host.messages)  # the first turn's state may come right after the ack
         assert (await host.request({"type": "start"}))["type"] == "ack"
-        timers: list[float] = []
-        for timeout_number in range(1, 4):
-            mark = len(host.messages)
-            state = await host.wait_for(
-                lambda m: (
-                    m["type"] == "state"
-                    and m["view"]["turn"] == 0
-                    and m["timer"] is not None
-                    and m["view"]["round"] == 1
-                ),
-                20,
-                mark,
-            )
-            timers.append(state["timer"]["ends_in"])
+        # Let every turn time out and come back each time, until the seat is kept. (Should a
+        # busy machine let a round end first, the count starts again in the next round.)
+        seen: list[tuple[int, float, str]] = []  # (round, timer, answer to back)
+        while not seen or seen[-1][2] != "seat_kept":
+            assert len(seen) < 16, seen
+            try:
+                state = await host.wait_for(
+                    lambda m: m["type"] == "state" and m["view"]["turn"] == 0 and m["timer"],
+                    5,
+                    mark,
+                )
+            except AssertionError:  # a computer player still stands in: take the seat back
+                mark = len(host.messages)
+                await host.request({"type": "back"})
+                seen.append((-1, 0.0, "retry"))
+                continue
             # The time runs out: the computer stands in and plays.
             await host.wait_for(
                 lambda m: m["type"] == "presence" and m["seat"] == 0 and m["auto"] == "timeout",
@@ -276,20 +279,22 @@ def test_a_player_who_keeps_timing_out_is_handed_to_the_computer(
             )
             v = state["v"]
             await host.wait_for(lambda m, v=v: m["type"] == "state" and m["v"] > v, 10, mark)
-            kept_at = len(host.messages)
+            kept_at = mark = len(host.messages)  # the next turn's state may come before the ack
             reply = await host.request({"type": "back"})
-            if timeout_number < 3:
-                assert reply["type"] == "ack", reply
-            else:
-                assert reply["type"] == "error" and reply["code"] == "seat_kept", reply
-                assert reply["params"]["timeouts"] == 3
-        assert timers[0] > 0.1 and all(t <= 0.1 for t in timers[1:]), timers
+            answer = reply.get("code", reply["type"])
+            seen.append((state["view"]["round"], state["timer"]["ends_in"], answer))
+        last_round = [entry for entry in seen if entry[0] == seen[-1][0]]
+        assert [answer for _, _, answer in last_round] == ["ack", "ack", "seat_kept"], seen
+        timers = [timer for _, timer, _ in last_round]
+        assert timers[0] > 0.1 and all(t <= 0.1 for t in timers[1:]), seen
+        assert reply["params"]["timeouts"] == 3
         # The computer keeps the seat to the end of the round, and the table moves on.
         seat = server.service.tables[table["table_id"]].seats[0]
         assert seat.kept and seat.auto == "timeout"
         # The next round gives the seat back (it may time out again later in that round).
         game = server.service.tables[table["table_id"]].game
-        await wait_until(lambda: game.round_number == 2, 30)
+        kept_round = seen[-1][0]
+        await wait_until(lambda: game.round_number == kept_round + 1, 30)
         await wait_until(
             lambda: any(
                 m["type"] == "presence" and m["seat"] == 0 and m["auto"] is None
