@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..web import web_routes
+from ..web import error_handlers, web_routes
 from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
 from .protocol import ProtocolError, parse_client_message
@@ -532,6 +532,7 @@ def create_app(
             WebSocketRoute("/ws/{table_id}", table_socket),
             *web_routes(),  # the pages (cardverse.web)
         ],
+        exception_handlers=error_handlers(),  # error pages in the site's layout (cardverse.web)
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders)],
     )

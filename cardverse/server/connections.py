@@ -4,11 +4,11 @@ uvicorn closes a keep-alive connection that stays idle *between* requests, but k
 connection that never sends a request, or stops half-way through a request's head or body, for
 ever. :class:`TimedH11Protocol` closes such a connection after ``request_timeout`` seconds, and
 stops reading a request whose answer was sent before its body was read (a body over the limit
-is not parsed to its end on the event loop); a
-WebSocket (once upgraded) is left to its own pings (``ws_ping_interval``/``ws_ping_timeout``:
-half-open sockets) and to the server's idle time-out for WebSockets
-(:attr:`~cardverse.server.tables.Settings.ws_idle_timeout`). :func:`uvicorn_config` gathers
-every setting the server runs with, for ``cardverse serve`` and the tests alike.
+is not parsed to its end on the event loop); a WebSocket (once upgraded) is left to its own
+pings (``ws_ping_interval``/``ws_ping_timeout``, the heartbeat of
+:mod:`cardverse.server.heartbeat`: half-open sockets) and to the server's idle time-out for
+WebSockets (:attr:`~cardverse.server.tables.Settings.ws_idle_timeout`). :func:`uvicorn_config`
+gathers every setting the server runs with, for ``cardverse serve`` and the tests alike.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .heartbeat import PING_INTERVAL, PING_TIMEOUT
 from .protocol import MAX_MESSAGE_BYTES
 
 
@@ -30,8 +31,8 @@ class ConnectionLimits:
 
     request_timeout: float = 10.0  # a request's head and body arrive within this
     keep_alive: float = 5.0  # an idle keep-alive connection is closed after this
-    ws_ping_interval: float = 20.0  # a WebSocket is pinged this often ...
-    ws_ping_timeout: float = 20.0  # ... and closed when the answer takes longer than this
+    ws_ping_interval: float = PING_INTERVAL  # a WebSocket is pinged this often ...
+    ws_ping_timeout: float = PING_TIMEOUT  # ... and closed when the answer is later (heartbeat)
     max_connections: int = 4000  # open connections over this are answered 503
 
 
