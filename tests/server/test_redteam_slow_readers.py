@@ -22,6 +22,12 @@ from redteam_support import (
 )
 from server_support import ServerThread, create_table, run
 
+from cardverse.server.connections import ConnectionLimits
+
+# The heartbeat's pings (a silent socket does not answer them) would close the reader first:
+# these tests are about the outbox's own budgets.
+NO_PINGS = {"limits": ConnectionLimits(ws_ping_interval=120.0, ws_ping_timeout=120.0)}
+
 
 async def _silent_seated_reader(server: ServerThread, table: dict[str, Any]) -> socket.socket:
     """A raw WebSocket client that takes seat 0 and then never reads again."""
@@ -85,7 +91,7 @@ def test_a_reader_over_the_byte_budget_is_aborted(
     make_server: Callable[..., ServerThread],
 ) -> None:
     server = make_server(
-        outbox_bytes=64 * 1024, send_timeout=60.0, rate_per_second=2000.0, burst=2000
+        outbox_bytes=64 * 1024, send_timeout=60.0, rate_per_second=2000.0, burst=2000, **NO_PINGS
     )
     _abort_case(server, "unread")
 
@@ -94,5 +100,7 @@ def test_a_reader_over_the_byte_budget_is_aborted(
 def test_a_reader_over_the_time_budget_is_aborted(
     make_server: Callable[..., ServerThread],
 ) -> None:
-    server = make_server(outbox_bytes=1 << 28, send_timeout=0.3, rate_per_second=2000.0, burst=2000)
+    server = make_server(
+        outbox_bytes=1 << 28, send_timeout=0.3, rate_per_second=2000.0, burst=2000, **NO_PINGS
+    )
     _abort_case(server, "stalled")
