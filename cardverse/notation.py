@@ -158,9 +158,11 @@ def read_position(data: Any) -> Position:
             f"the rules are for {players} players but {len(raw_hands)} hands are given"
         )
     allowed = deck_mask(rules.jokers)
+    deck = rules.deck_size
     seen = 0
     hands: list[int | None] = []
     counts: list[int] = []
+    # Sizes are checked before anything is built from them: a count sizes a bit set.
     for seat, raw in enumerate(raw_hands):
         if isinstance(raw, dict):
             count = raw.get("count")
@@ -172,6 +174,10 @@ def read_position(data: Any) -> Position:
             ):
                 raise NotationError(
                     f'hand of seat {seat}: a hidden hand is {{"count": N}} with N from 0'
+                )
+            if count > deck:
+                raise NotationError(
+                    f"hand of seat {seat}: {count} hidden cards, more cards than the deck's {deck}"
                 )
             hands.append(None)
             counts.append(count)
@@ -191,6 +197,8 @@ def read_position(data: Any) -> Position:
     finished_raw = data.get("finished", [])
     if not isinstance(finished_raw, list):
         raise NotationError('"finished" must be a list of seats')
+    if len(finished_raw) > players:
+        raise NotationError(f'"finished" lists at most the {players} seats')
     finished = [_seat(s, players, "finished") for s in finished_raw]
     if len(set(finished)) != len(finished):
         raise NotationError("finished: a seat is listed twice")
@@ -210,6 +218,11 @@ def read_position(data: Any) -> Position:
     trick_raw = data.get("trick") or []
     if not isinstance(trick_raw, list):
         raise NotationError('"trick" must be a list of actions')
+    if len(trick_raw) > deck * players:
+        raise NotationError(f'"trick" holds at most {deck * players} actions')
+    hidden = sum(c for h, c in zip(hands, counts, strict=True) if h is None)
+    if seen.bit_count() + hidden > deck:
+        raise NotationError(f"the hands hold more cards than the deck's {deck}")
     # Hidden hands stand for placeholder cards only by count; the Round needs bit sets.
     round_hands = [
         h if h is not None else _placeholder(c) for h, c in zip(hands, counts, strict=True)
