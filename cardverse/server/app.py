@@ -92,6 +92,7 @@ class WsConnection:
         self.seat: int | None = None
         self.table: Table | None = None
         self.standby = False  # over the table's watcher limit: may only join
+        self.watch_only = False  # made with the watch link: may never take a seat
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
         self.outbox_limit = settings.outbox_limit
         self.outbox_bytes = settings.outbox_bytes
@@ -356,8 +357,9 @@ async def get_table(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     service: TableService = request.app.state.service
-    table_id = request.path_params["table_id"]
-    table = service.get(table_id)
+    watch_id = request.path_params.get("watch_id")
+    table_id = watch_id if watch_id is not None else request.path_params["table_id"]
+    table = service.get_watched(table_id) if watch_id is not None else service.get(table_id)
     if table is None:
         return _error_response(_no_table(table_id), 404)
     number: int = request.path_params["number"]
@@ -422,7 +424,8 @@ async def table_socket(websocket: WebSocket) -> None:
     service: TableService = websocket.app.state.service
     settings = service.settings
     limits: AddressLimits = websocket.app.state.limits
-    table_id = websocket.path_params["table_id"]
+    watch_id = websocket.path_params.get("watch_id")
+    table_id = watch_id if watch_id is not None else websocket.path_params["table_id"]
     if not origin_allowed(websocket, settings.allowed_origins):
         error = ProtocolError("bad_origin", "this table is played from this site's own pages")
         await _refuse_socket(websocket, error, P.CLOSE_BAD_ORIGIN)
@@ -437,20 +440,23 @@ async def table_socket(websocket: WebSocket) -> None:
         await _refuse_socket(websocket, error, P.CLOSE_TOO_MANY)
         return
     try:
-        await _serve_socket(websocket, service, table_id)
+        await _serve_socket(websocket, service, table_id, watch=watch_id is not None)
     finally:
         limits.disconnect(address)
 
 
-async def _serve_socket(websocket: WebSocket, service: TableService, table_id: str) -> None:
+async def _serve_socket(
+    websocket: WebSocket, service: TableService, table_id: str, *, watch: bool = False
+) -> None:
     settings = service.settings
     await websocket.accept()
-    table = service.get(table_id)
+    table = service.get_watched(table_id) if watch else service.get(table_id)
     if table is None:
         await websocket.send_text(render(_no_table(table_id).to_message(), None, None))
         await websocket.close(P.CLOSE_NO_TABLE, "no such table")
         return
     conn = WsConnection(websocket, service)
+    conn.watch_only = watch  # a watch link: it may never take a seat
     conn.start()
     table.attach(conn)
     try:
@@ -529,7 +535,9 @@ def create_app(
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", get_table, methods=["GET"]),
             Route("/api/tables/{table_id}/records/{number:int}", get_record, methods=["GET"]),
+            Route("/api/watch/{watch_id}/records/{number:int}", get_record, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),
+            WebSocketRoute("/ws/watch/{watch_id}", table_socket),
             *web_routes(),  # the pages (cardverse.web)
         ],
         exception_handlers=error_handlers(),  # error pages in the site's layout (cardverse.web)

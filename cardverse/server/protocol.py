@@ -540,6 +540,7 @@ class TableMsg(_Server):
     game: int
     records: list[int]
     watching: int
+    watch_id: str
     seats: list[SeatInfo]
 
 
@@ -714,6 +715,7 @@ ERROR_CODES: dict[str, str] = {
     "seats_empty": "some seats are still empty",
     "seat_occupied": "a person sits in a seat that would be removed",
     "not_a_bot": "that seat holds no computer player",
+    "watch_only": "a watch link cannot take a seat",
     "not_a_person": "that seat holds no person",
     "not_yourself": "the host cannot do this to their own seat",
     "person_present": "that person is connected and playing: only an absent one can be replaced",

@@ -6,10 +6,17 @@ the score sheet, in a ``state`` whose view has ``seat: null``, an empty ``hand``
 ``exchange`` and no ``legal_moves``. The view filter checks it like every message: a connection
 without a seat may see only the cards played this round. The table message counts them
 (``watching``).
+
+The **watch link** (``/w/{watch_id}``, WebSocket ``/ws/watch/{watch_id}``) is for an audience:
+its id is derived one way from the table id (:func:`watch_id_for`), so it does not reveal the
+share link, and a connection made with it cannot take a seat (``watch_only``); the messages it
+gets name the table by its watch id.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from .story import score_sheet
@@ -20,6 +27,13 @@ if TYPE_CHECKING:
     from .story import RoundStory
     from .tables import Conn
     from .wire import WireViews
+
+
+def watch_id_for(table_id: str) -> str:
+    """The watch link's id of a table: 144 bits of a hash of the table id."""
+    digest = hashlib.sha256(b"cardverse-watch:" + table_id.encode("utf-8")).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
+
 
 SPECTATOR_OWN = '"seat":null,"hand":[],"exchange":[],"legal_moves":[]'
 

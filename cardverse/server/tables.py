@@ -51,7 +51,7 @@ from . import protocol as P
 from .botrunner import BotRunner
 from .protocol import ProtocolError
 from .seats import SeatControls
-from .spectators import Spectators
+from .spectators import Spectators, watch_id_for
 from .store import Store, StoredEvent
 from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import render
@@ -185,6 +185,7 @@ class Table(SeatControls, Spectators):
         self.n = 0  # events in the log
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
+        self.watch_id = watch_id_for(table_id)
         self.idle_since: float | None = time.monotonic()  # no connection since (None: some)
         self._lobby_row: int | None = None  # the coalesced lobby row at the log's end, if any
         self.wire = WireViews()
@@ -633,6 +634,8 @@ class Table(SeatControls, Spectators):
             raise ProtocolError(
                 "already_seated", f"this connection already holds seat {conn.seat}", seat=conn.seat
             )
+        if getattr(conn, "watch_only", False):
+            raise ProtocolError("watch_only", "a watch link only watches: it cannot take a seat")
         if message.token is not None:
             wanted = token_hash(message.token)
             for seat in self.seats:
@@ -840,6 +843,8 @@ class Table(SeatControls, Spectators):
     # -- telling --------------------------------------------------------------------------------
 
     def _send(self, conn: Conn, message: dict[str, Any], *, echo: int = 0) -> None:
+        if "table_id" in message and getattr(conn, "watch_only", False):
+            message = {**message, "table_id": self.watch_id}  # a watch link knows no more
         conn.send(render(message, conn.seat, self.game, echo=echo))
 
     def _flush(self) -> None:
@@ -864,8 +869,14 @@ class Table(SeatControls, Spectators):
     def _send_public(self, message: dict[str, Any]) -> None:
         """A message with nothing private, rendered once (as for nobody's seat) for all."""
         text = render(message, None, self.game)
+        watch_text: str | None = None
         for conn in self._all_conns():
-            conn.send(text)
+            if "table_id" in message and getattr(conn, "watch_only", False):
+                if watch_text is None:  # a watch link knows the table by its watch id only
+                    watch_text = render({**message, "table_id": self.watch_id}, None, self.game)
+                conn.send(watch_text)
+            else:
+                conn.send(text)
 
     def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
         game = self.game
@@ -959,6 +970,7 @@ class Table(SeatControls, Spectators):
             "game": self.game_number,
             "records": list(range(1, len(self.records) + 1)),
             "watching": len(self.watchers),
+            "watch_id": self.watch_id,
             "seats": [
                 {
                     "seat": s.index,
@@ -1166,6 +1178,7 @@ class TableService:
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Table] = {}
+        self.watch_index: dict[str, str] = {}  # watch link id -> table id
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
@@ -1221,6 +1234,7 @@ class TableService:
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
+        self.watch_index[table.watch_id] = table.id
         table.go_live()
         return table, token
 
@@ -1233,10 +1247,16 @@ class TableService:
             return None
         table = Table.restore(self, table_id, self.store.events(table_id))
         self.tables[table_id] = table
+        self.watch_index[table.watch_id] = table_id
         if self.store.status(table_id) != "live":
             self.store.set_status(table_id, "live")
         table.go_live()
         return table
+
+    def get_watched(self, watch_id: str) -> Table | None:
+        """The table of a watch link (one loaded since the server started)."""
+        table_id = self.watch_index.get(watch_id)
+        return None if table_id is None else self.get(table_id)
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""
@@ -1250,6 +1270,7 @@ class TableService:
                 log.exception("could not restore table %s", table_id)
                 continue
             self.tables[table_id] = table
+            self.watch_index[table.watch_id] = table_id
             table.go_live()
             count += 1
         return count

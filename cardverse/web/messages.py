@@ -267,6 +267,7 @@ SERVER_ERRORS: dict[str, str] = {
     "seat_occupied": N_("A person sits in a seat that would be removed."),
     "not_a_bot": N_("That seat holds no computer player."),
     "not_auto": N_("No computer player is playing for you."),
+    "watch_only": N_("A watch link only watches: it cannot take a seat."),
     "not_a_person": N_("No person sits in that seat."),
     "not_yourself": N_("The host cannot do that to their own seat."),
     "person_present": N_("That person is here and playing: only someone away can be replaced."),

@@ -297,15 +297,27 @@ def _table_exists(request: Request, table_id: str) -> bool | None:
     return service.get(table_id) is not None
 
 
+def _watched_exists(request: Request, watch_id: str) -> bool | None:
+    service = getattr(request.app.state, "service", None)
+    if service is None:
+        return None
+    return service.get_watched(watch_id) is not None
+
+
 async def table_page(request: Request) -> Response:
-    """The table at its share link: lobby, play and results (drawn by static/js/table.js)."""
-    table_id = request.path_params["table_id"]
-    if not TABLE_ID.match(table_id) or _table_exists(request, table_id) is False:
+    """The table at its share link: lobby, play and results (drawn by static/js/table.js);
+    at its watch link (``/w/{watch_id}``) the same page, only to watch."""
+    watch_id = request.path_params.get("watch_id")
+    table_id = watch_id if watch_id is not None else request.path_params["table_id"]
+    exists = _watched_exists if watch_id is not None else _table_exists
+    if not TABLE_ID.match(table_id) or exists(request, table_id) is False:
         return render(request, "table_missing.html", {}, status=404)
     t = translator(request_language(request))
+    config = table_config(table_id, t)
+    config["watch"] = watch_id is not None
     context = {
         "table_id": table_id,
-        "config": table_config(table_id, t),
+        "config": config,
         "card_svgs": card_templates(t),
         "level_names": list(BOT_LEVELS.items()),
     }
@@ -401,5 +413,6 @@ def web_routes() -> list[BaseRoute]:
         Route("/i18n/error", error_text, name="web_error_text"),
         Route("/i18n/refusal", refusal, methods=["POST"], name="web_refusal"),
         Route(TABLE_PATH, table_page, name="web_table"),
+        Route("/w/{watch_id}", table_page, name="web_watch"),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="web_static"),
     ]

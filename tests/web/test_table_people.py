@@ -90,8 +90,10 @@ def test_a_spectator_watches_a_whole_game_and_never_sees_a_hand(
     host.click("#start-button")
     wait_for(host, "!document.querySelector('#game').hidden")
 
-    # Someone opens the link during the game: they watch, and everyone sees "1 watching".
-    viewer.goto(link)
+    # Someone opens the watch link during the game: they watch, and everyone sees "1 watching".
+    watch_link = host.input_value("#watch-link")
+    assert "/w/" in watch_link and link.rsplit("/", 1)[1] not in watch_link
+    viewer.goto(watch_link)
     wait_for(viewer, f"document.querySelector('{APP}').dataset.spectator === 'true'")
     wait_for(viewer, "!document.querySelector('#game').hidden")
     assert not viewer.is_visible("#hand-area") and not viewer.is_visible("#sit-form")

@@ -18,9 +18,10 @@ export function renderLobby() {
   const phase = tablePhase();
   $("lobby-heading").textContent =
     phase === "over" ? t("Seats and options for the next game") : t("Waiting for players");
-  $("share").hidden = phase !== "lobby";
-  $("sit-form").hidden = S.seat !== null || !seats().some((s) => s.kind === "empty");
-  $("table-full").hidden = S.seat !== null || seats().some((s) => s.kind === "empty");
+  $("share").hidden = phase !== "lobby" || config.watch;
+  $("watch-link").value = `${location.origin}/w/${S.table.watch_id}`;
+  $("sit-form").hidden = S.seat !== null || config.watch || !seats().some((s) => s.kind === "empty");
+  $("table-full").hidden = S.seat !== null || config.watch || seats().some((s) => s.kind === "empty");
   renderSeats();
   renderOptions();
   const rules = S.table.rules;
@@ -321,8 +322,8 @@ export function joinTable(event) {
   hooks.sendRaw({ type: "join", name });
 }
 
-export async function copyLink() {
-  const input = $("share-link");
+export async function copyLink(event) {
+  const input = event && event.currentTarget && event.currentTarget.id === "copy-watch-button" ? $("watch-link") : $("share-link");
   const url = input.value;
   let done = false;
   try {

@@ -73,7 +73,8 @@ export class TableConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+    const path = this.watch ? "ws/watch" : "ws"; // a watch link's connection only watches
+    return `${scheme}//${location.host}/${path}/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {

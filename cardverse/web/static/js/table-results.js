@@ -4,7 +4,7 @@
 import { t } from "./i18n.js";
 import { $, el } from "./table-dom.js";
 import { lastRound, playerCell, roundRows } from "./table-board.js";
-import { S, isHost, seatName, tableId, tablePhase } from "./table-state.js";
+import { S, config, isHost, seatName, tableId, tablePhase } from "./table-state.js";
 
 // Each seat's final place (0 = first, ties shared) and title, as the server tells them.
 function finalStandings() {
@@ -47,7 +47,8 @@ export function renderResults() {
   const game = S.lastGame ? S.lastGame.game : S.table ? S.table.game : 0;
   const record = $("record-link");
   record.hidden = !game || !S.table || !S.table.records.includes(game);
-  record.href = `/api/tables/${encodeURIComponent(tableId)}/records/${game}`;
+  const api = config.watch ? "watch" : "tables"; // the watch link knows only its own id
+  record.href = `/api/${api}/${encodeURIComponent(tableId)}/records/${game}`;
   const data = lastRound();
   const roundBox = $("last-round");
   roundBox.hidden = !data || view.rules.rounds < 2;

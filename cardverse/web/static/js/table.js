@@ -362,6 +362,7 @@ function renderSoundButton() {
 function setUp() {
   $("share-link").value = `${location.origin}/t/${tableId}`;
   $("copy-button").addEventListener("click", copyLink);
+  $("copy-watch-button").addEventListener("click", copyLink);
   if (navigator.share) {
     $("share-button").hidden = false;
     $("share-button").addEventListener("click", shareLink);
@@ -432,6 +433,7 @@ function setUp() {
 
 setHeartbeat(config.heartbeat);
 const connection = new TableConnection(tableId, { onStatus, onMessage });
+connection.watch = Boolean(config.watch);
 hooks.send = send;
 hooks.sendRaw = (message) => connection.sendSoon(message);
 hooks.render = render;
