@@ -141,7 +141,9 @@ def test_idle_tables_leave_memory_and_come_back(make_server: Callable[..., Serve
         again = await Client(server.ws_url(table_id), "again").connect()
         welcome = await again.join(token=table["token"])
         assert welcome["type"] == "welcome" and welcome["last_seq"] == host.seq
-        back = await again.wait_for(lambda m: m["type"] == "state")
+        back = await again.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["seat"] is not None
+        )
         assert back["v"] == state["v"] and back["view"]["hand"] == state["view"]["hand"]
         assert _status(server, table_id) == "live"
         assert snapshot(server, table_id)[1] == before[1]

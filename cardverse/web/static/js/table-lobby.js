@@ -20,6 +20,7 @@ export function renderLobby() {
     phase === "over" ? t("Seats and options for the next game") : t("Waiting for players");
   $("share").hidden = phase !== "lobby" || config.watch;
   $("watch-link").value = `${location.origin}/w/${S.table.watch_id}`;
+  $("watch-share").hidden = Boolean(config.watch);
   $("sit-form").hidden = S.seat !== null || config.watch || !seats().some((s) => s.kind === "empty");
   $("table-full").hidden = S.seat !== null || config.watch || seats().some((s) => s.kind === "empty");
   renderSeats();
