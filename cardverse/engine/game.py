@@ -13,14 +13,19 @@ from enum import StrEnum
 
 from .cards import card_name, cards_of, deck_mask
 from .dealing import deal, first_round_leader
-from .events import Event, ExchangeGift, GameOver, RoundOver, RoundStarted
+from .events import Event, ExchangeGift, GameOver, Passed, Played, RoundOver, RoundStarted
 from .exchange import ExchangePair, exchange_pairs, highest_cards, is_highest_choice
 from .movegen import give_moves
 from .options import Rules
-from .plays import CARDS_MASK, GIVE, PASS
+from .plays import CARDS_MASK, DISCARD, GIVE, PASS
 from .refusals import IllegalAction, Refusal, refuse
 from .rounds import Round
 from .scoring import round_points, standings, title_for_place
+
+
+_new_event = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
+_GIVE_OR_DISCARD = GIVE | DISCARD
+_PASSED = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
 
 
 class Phase(StrEnum):
@@ -30,6 +35,13 @@ class Phase(StrEnum):
     PLAY = "play"
     ROUND_OVER = "round_over"
     GAME_OVER = "game_over"
+
+
+# Module constants: reading an enum member off its class is slow on Python 3.11's hot path.
+_PLAY = Phase.PLAY
+_EXCHANGE = Phase.EXCHANGE
+_ROUND_OVER = Phase.ROUND_OVER
+_GAME_OVER = Phase.GAME_OVER
 
 
 class DealError(ValueError):
@@ -50,7 +62,7 @@ class Game:
         self.rules = rules
         self.rng = rng if rng is not None else random.Random(seed)
         self.round_number = 0
-        self.phase = Phase.ROUND_OVER
+        self.phase = _ROUND_OVER
         self.round: Round | None = None
         self.deals: list[list[int]] = []
         self.places: list[list[int]] = []
@@ -75,7 +87,7 @@ class Game:
         ``gifts`` lets a record name which of equally high cards the automatic gifts were.
         Returns the events: the round's start and the automatic gifts.
         """
-        if self.phase not in (Phase.ROUND_OVER,) or (
+        if self.phase not in (_ROUND_OVER,) or (
             self.round_number and self.round_number >= self.rules.rounds
         ):
             raise IllegalAction(
@@ -128,7 +140,7 @@ class Game:
             self.exchange_hands = hands
             self.round = None
             if self.pending:
-                self.phase = Phase.EXCHANGE
+                self.phase = _EXCHANGE
                 return events
         self._begin_play(hands)
         return events
@@ -137,13 +149,14 @@ class Game:
         self.exchange_hands = []
         president = self.places[-1][0] if self.places else -1
         self.round = Round(self.rules, hands, self.leader, previous_president=president)
-        self.phase = Phase.PLAY
+        self.round.log = []  # the round's consequences of each action, collected by apply
+        self.phase = _PLAY
 
     # -- reading the state --------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def revolution(self) -> bool:
@@ -161,17 +174,17 @@ class Game:
     @property
     def turn(self) -> int | None:
         """Who acts next: the player on turn, the next giver, or the next round's leader."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             assert self.round is not None
             return self.round.turn
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return self.pending[0].receiver
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is _ROUND_OVER:
             return self.places[-1][-1] if self.places else self.leader
         return None
 
     def hand(self, seat: int) -> int:
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return self.exchange_hands[seat]
         if self.round is not None:
             return self.round.hands[seat]
@@ -179,7 +192,7 @@ class Game:
 
     @property
     def hands(self) -> list[int]:
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return list(self.exchange_hands)
         if self.round is not None:
             return list(self.round.hands)
@@ -187,10 +200,10 @@ class Game:
 
     def legal_moves(self) -> list[int]:
         """Every legal action of the seat to act, each once; empty between rounds."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             assert self.round is not None
             return self.round.legal_moves()
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             pair = self.pending[0]
             hand = self.exchange_hands[pair.receiver]
             return give_moves(hand, min(pair.count, hand.bit_count()))
@@ -198,12 +211,12 @@ class Game:
 
     def check(self, seat: int, move: int) -> Refusal | None:
         """Why ``seat`` may not make ``move`` now, or None when it may."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             assert self.round is not None
             return self.round.check(seat, move)
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return self._check_give(seat, move)
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _GAME_OVER:
             return refuse("game_over", "R22", "the game is over")
         return refuse(
             "between_rounds", "R23", "the round is over; the next one has not been dealt yet"
@@ -251,20 +264,29 @@ class Game:
 
         Returns what happened, in order (:mod:`cardverse.engine.events`).
         """
-        if (seat is not None and seat != self.turn) or self.phase is not Phase.PLAY:
+        phase = self.phase
+        if phase is not _PLAY or (seat is not None and seat != self.turn):
             actor = self.turn if seat is None else seat
             refusal = self.check(-1 if actor is None else actor, move)
             if refusal is not None:
                 raise IllegalAction(refusal)
-        if self.phase is Phase.PLAY:
+        if phase is _PLAY:
             round_ = self.round
             assert round_ is not None
-            events: list[Event] = []
-            round_.log = events
-            try:
-                round_.apply(move)
-            finally:
-                round_.log = None
+            actor = round_.turn
+            log = round_.log
+            assert log is not None
+            round_.apply(move)
+            events: list[Event]
+            if move == PASS:
+                events = [_PASSED[actor]]
+            elif move & _GIVE_OR_DISCARD:
+                events = []  # the round tells the give or discard with its receiver
+            else:
+                events = [_new_event(Played, (actor, move))]
+            if log:
+                events.extend(log)
+                log.clear()
             if round_.turn < 0:
                 self._end_round(round_, events)
             return events
@@ -300,8 +322,8 @@ class Game:
                 self.round_number, tuple(order), tuple(titles), tuple(gained), tuple(self.points)
             )
         )
-        self.phase = Phase.GAME_OVER if self.round_number >= self.rules.rounds else Phase.ROUND_OVER
-        if self.phase is Phase.GAME_OVER:
+        self.phase = _GAME_OVER if self.round_number >= self.rules.rounds else _ROUND_OVER
+        if self.phase is _GAME_OVER:
             events.append(GameOver(tuple(self.points), tuple(standings(self.points))))
 
     def final_places(self) -> list[int]:
@@ -317,6 +339,8 @@ class Game:
         other.round_number = self.round_number
         other.phase = self.phase
         other.round = self.round.clone() if self.round is not None else None
+        if other.round is not None:
+            other.round.log = []
         other.deals = [list(d) for d in self.deals]
         other.places = [list(p) for p in self.places]
         other.points = list(self.points)

@@ -5,8 +5,9 @@
 (:meth:`Round.apply`). Moves are the integers of :mod:`cardverse.engine.plays`. The rules of the
 table's options come in as parts (:mod:`cardverse.engine.ruleset`): the round calls their hooks
 and keeps the trick's state (:class:`TrickState`: the play on top, the order in force, the lock,
-what is owed). While :attr:`log` is a list, every change is appended to it as a typed event
-(:mod:`cardverse.engine.events`).
+what is owed). While :attr:`log` is a list, every consequence of an action (a trick's end, an
+order change, a lock, an owed give or discard and its making, a place taken) is appended to it as
+a typed event (:mod:`cardverse.engine.events`); the action itself is the caller's to report.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from .events import (
     Gave,
     JackBackChanged,
     OwedAction,
-    Passed,
-    Played,
     TrickEnded,
     WentOut,
 )
@@ -49,11 +48,10 @@ from .plays import (
 from .refusals import IllegalAction, Refusal, refuse
 from .ruleset import ruleset_for
 
-_new_event = tuple.__new__  # events of the hot path, built without NamedTuple's Python __new__
-
 RANK_WORDS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
 OWED_RULE = {GIVE_OWED: "R36", DISCARD_OWED: "R37"}
 OWED_FLAG = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
+_GIVE_OR_DISCARD = GIVE | DISCARD
 
 
 class TrickState(NamedTuple):
@@ -73,10 +71,13 @@ class Round:
     """The state of one round in play."""
 
     __slots__ = (
+        "_fast",
+        "_follows",
         "_legal",
         "_owed_queue",
         "_resume_clear",
         "_rs",
+        "bottom_place",
         "bottom_seats",
         "discarded",
         "eight_stop",
@@ -102,7 +103,6 @@ class Round:
         "spade_three",
         "straights",
         "top_place",
-        "bottom_place",
         "trick",
         "trick_number",
         "turn",
@@ -119,7 +119,9 @@ class Round:
         previous_president: int = -1,
     ) -> None:
         self.rules = rules
-        self._rs = ruleset_for(rules)
+        self._rs = rs = ruleset_for(rules)
+        self._fast = rs.fast_tables
+        self._follows = rs.follows_play
         self.players = len(hands)
         self.equal_plays = rules.equal_plays
         self.straights = rules.straights
@@ -218,12 +220,7 @@ class Round:
         """Every legal action of the seat on turn, each exactly once (the pass last)."""
         legal = self._legal
         if legal is None:
-            if self.turn < 0:
-                legal = []
-            elif self.owed is not None:
-                owed = self.owed
-                legal = owed_moves(self.hands[self.turn], owed.number, OWED_FLAG[owed.owed])
-            elif self._rs.fast_tables:
+            if self._fast and self.owed is None and self.turn >= 0:
                 legal = legal_plays(
                     self.hands[self.turn],
                     self.last_move,
@@ -233,6 +230,11 @@ class Round:
                 )
                 if self.last_move is not None:
                     legal.append(PASS)
+            elif self.turn < 0:
+                legal = []
+            elif self.owed is not None:
+                owed = self.owed
+                legal = owed_moves(self.hands[self.turn], owed.number, OWED_FLAG[owed.owed])
             else:
                 legal = self._plays(self.hands[self.turn])
                 if self.last_move is not None:
@@ -428,26 +430,20 @@ class Round:
         """Make a move already known to be legal (from :meth:`legal_moves`)."""
         seat = self.turn
         self._legal = None
-        log = self.log
         if move == PASS:
             self.history.append((self.trick_number, seat, move))
             self.trick.append((seat, move))
-            if log is not None:
-                log.append(_new_event(Passed, (seat,)))
             self.passed |= 1 << seat
             self._next_turn(seat)
             return
-        if move & (GIVE | DISCARD):
+        if move & _GIVE_OR_DISCARD:
             self._make_owed(seat, move)
             return
         self.history.append((self.trick_number, seat, move))
         self.trick.append((seat, move))
-        if log is not None:
-            log.append(_new_event(Played, (seat, move)))
         hand = self.hands[seat] & ~move
         self.hands[seat] = hand
         info = play_info(move)
-        rs = self._rs
         reversed_before = self.revolution != self.jack_back
         # R14, R17: judged by the order in force before the play.
         clears = (
@@ -455,7 +451,7 @@ class Round:
             and not info.straight
             and info.rank == (RANK_3 if reversed_before else RANK_2)
         )
-        if not rs.follows_play:
+        if not self._follows:
             self.last_move = move
             self.last_seat = seat
             if not hand:

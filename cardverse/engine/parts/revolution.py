@@ -1,4 +1,4 @@
-"""Revolution (R15–R19): every set of four reverses the order, at once, for the rest of the round."""
+"""Revolution (R15–R19): every set of four reverses the order at once, for the rest of the round."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from ..plays import PlayInfo, play_info
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
+    from ..options import Rules
     from ..rounds import Round
 
 THREE_OF_SPADES = 3  # rank 0 (the 3), suit 3 (spades)
@@ -40,8 +41,8 @@ class SpadeThree(Part):
     fast_tables = False  # adds a play the tables do not hold
     fast_playouts = False  # the shortcut never plays it
 
-    def active(self, rules: object) -> bool:
-        return bool(getattr(rules, "spade_three")) and bool(getattr(rules, "jokers"))
+    def active(self, rules: Rules) -> bool:
+        return rules.spade_three and rules.jokers > 0
 
     def extra_plays(self, round_: Round, hand: int, old: PlayInfo | None) -> list[int]:
         if old is not None and old.all_jokers and old.size == 1 and hand & SPADE_THREE_MOVE:
