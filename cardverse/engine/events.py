@@ -22,6 +22,7 @@ LAST = "last"  # the one seat left holding cards takes the place that is left (R
 class Played(NamedTuple):
     seat: int
     move: int
+
     @property
     def kind(self) -> str:
         return "played"
@@ -29,6 +30,7 @@ class Played(NamedTuple):
 
 class Passed(NamedTuple):
     seat: int
+
     @property
     def kind(self) -> str:
         return "passed"
@@ -40,6 +42,7 @@ class TrickEnded(NamedTuple):
     winner: int
     leader: int
     cleared: bool
+
     @property
     def kind(self) -> str:
         return "trick_ended"
@@ -47,6 +50,7 @@ class TrickEnded(NamedTuple):
 
 class RevolutionChanged(NamedTuple):
     on: bool
+
     @property
     def kind(self) -> str:
         return "revolution"
@@ -54,6 +58,7 @@ class RevolutionChanged(NamedTuple):
 
 class JackBackChanged(NamedTuple):
     on: bool
+
     @property
     def kind(self) -> str:
         return "jack_back"
@@ -61,6 +66,7 @@ class JackBackChanged(NamedTuple):
 
 class LockOn(NamedTuple):
     suits: int  # bit set of suits (bit 0 clubs … bit 3 spades)
+
     @property
     def kind(self) -> str:
         return "lock"
@@ -73,6 +79,7 @@ class OwedAction(NamedTuple):
     owed: str
     number: int  # how many cards
     receiver: int  # the seat a give goes to; -1 for a discard
+
     @property
     def kind(self) -> str:
         return "owed"
@@ -85,6 +92,7 @@ class Gave(NamedTuple):
     receiver: int
     cards: int
     number: int  # how many cards
+
     @property
     def kind(self) -> str:
         return "gave"
@@ -93,6 +101,7 @@ class Gave(NamedTuple):
 class Discarded(NamedTuple):
     seat: int
     cards: int
+
     @property
     def kind(self) -> str:
         return "discarded"
@@ -104,6 +113,7 @@ class WentOut(NamedTuple):
     seat: int
     place: int
     how: str
+
     @property
     def kind(self) -> str:
         return "went_out"
@@ -112,6 +122,7 @@ class WentOut(NamedTuple):
 class RoundStarted(NamedTuple):
     round: int
     leader: int
+
     @property
     def kind(self) -> str:
         return "round_started"
@@ -125,6 +136,7 @@ class ExchangeGift(NamedTuple):
     cards: int
     number: int  # how many cards
     automatic: bool
+
     @property
     def kind(self) -> str:
         return "exchange"
@@ -136,6 +148,7 @@ class RoundOver(NamedTuple):
     titles: tuple[str, ...]  # per seat
     points: tuple[int, ...]  # per seat, this round
     totals: tuple[int, ...]  # per seat, so far
+
     @property
     def kind(self) -> str:
         return "round_over"
@@ -144,6 +157,7 @@ class RoundOver(NamedTuple):
 class GameOver(NamedTuple):
     totals: tuple[int, ...]
     standings: tuple[int, ...]  # each seat's 0-based final place, ties shared (R22)
+
     @property
     def kind(self) -> str:
         return "game_over"

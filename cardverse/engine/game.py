@@ -22,7 +22,6 @@ from .refusals import IllegalAction, Refusal, refuse
 from .rounds import Round
 from .scoring import round_points, standings, title_for_place
 
-
 _new_event = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
 _GIVE_OR_DISCARD = GIVE | DISCARD
 _PASSED = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
@@ -130,9 +129,7 @@ class Game:
                 hands[pair.giver] &= ~gift
                 hands[pair.receiver] |= gift
                 self.exchange_log.append((pair.giver, pair.receiver, gift))
-                events.append(
-                    ExchangeGift(pair.giver, pair.receiver, gift, gift.bit_count(), True)
-                )
+                events.append(ExchangeGift(pair.giver, pair.receiver, gift, gift.bit_count(), True))
                 # The give-back answers the gift card for card: a giver short of cards (a partial
                 # deal) gets back no more than it gave, and the receiver never gives its hand away.
                 self.pairs[index] = ExchangePair(pair.giver, pair.receiver, gift.bit_count())

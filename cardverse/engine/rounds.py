@@ -84,6 +84,7 @@ class Round:
         "equal_plays",
         "fallen",
         "finished",
+        "give_receivers",
         "hands",
         "history",
         "jack_back",
@@ -145,6 +146,7 @@ class Round:
         self.fallen = 0  # bit set of seats out by a downfall (R35)
         self.out_of_play = [0] * self.players  # their cards, which left the round unseen
         self.discarded = 0  # cards of the ten discards (R37), seen by everyone
+        self.give_receivers: list[tuple[int, int]] = []  # (history index, receiver) of gives
         for seat in finished or []:
             self.places[self.top_place] = seat
             self.top_place += 1
@@ -168,6 +170,7 @@ class Round:
         other.places = list(self.places)
         other.bottom_seats = list(self.bottom_seats)
         other.out_of_play = list(self.out_of_play)
+        other.give_receivers = list(self.give_receivers)
         other._owed_queue = list(self._owed_queue)
         other.trick = list(self.trick)
         other.history = list(self.history)
@@ -529,6 +532,15 @@ class Round:
         self.owed = None
         return False
 
+    def skip_owed(self, seat: int) -> None:
+        """Drop what ``seat`` owes and go on as if it were made (rebuilding a past trick)."""
+        self.owed = None
+        self._owed_queue = []
+        if self._resume_clear:
+            self._end_trick(seat, True)
+        else:
+            self._next_turn(seat)
+
     def _make_owed(self, seat: int, move: int) -> None:
         owed = self.owed
         assert owed is not None
@@ -537,6 +549,7 @@ class Round:
         self.hands[seat] &= ~cards
         if owed.owed == GIVE_OWED:
             self.hands[owed.receiver] |= cards
+            self.give_receivers.append((len(self.history) - 1, owed.receiver))
             if self.log is not None:
                 self.log.append(Gave(seat, owed.receiver, cards, owed.number))
         else:
