@@ -39,6 +39,7 @@ from .engine.plays import (
     play_info,
 )
 from .engine.positions import Known, PositionError, round_from_known
+from .engine.ruleset import ruleset_for
 
 RECORD_FORMAT = "president-record/1"
 
@@ -351,10 +352,7 @@ def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -
         }
     if round_.previous_president >= 0 and rules.downfall:
         out["previous_president"] = round_.previous_president
-    if rules.jack_back:
-        out["jack_back"] = round_.jack_back
-    if rules.suit_lock:
-        out["lock"] = [SUIT_NAMES[s] for s in range(4) if round_.lock >> s & 1]
+    out.update(_reports(rules, round_.jack_back, round_.lock))
     if round_.owed is not None:
         owed = round_.owed
         out["owed"] = {"seat": owed.seat, "kind": owed.owed, "count": owed.number}
@@ -594,11 +592,17 @@ def summary(game: Game) -> dict[str, Any]:
         "places": places,
         "points": list(game.points),
     }
-    if game.rules.jack_back:
-        out["jack_back"] = game.jack_back if in_play else False
-    if game.rules.suit_lock:
-        out["lock"] = [SUIT_NAMES[s] for s in range(4) if in_play and game.lock >> s & 1]
+    out.update(_reports(game.rules, in_play and game.jack_back, game.lock if in_play else 0))
     return out
+
+
+def _reports(rules: Rules, jack_back: bool, lock: int) -> dict[str, Any]:
+    """The trick-state keys the options in force report (notation.md "House rules")."""
+    values = {
+        "jack_back": jack_back,
+        "lock": [SUIT_NAMES[s] for s in range(4) if lock >> s & 1],
+    }
+    return {key: values[key] for key in ruleset_for(rules).reports}
 
 
 def record_to_json(game: Game, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:

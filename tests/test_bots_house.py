@@ -10,8 +10,7 @@ from engine_testkit import hand, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardverse.bots import make_bot
-from cardverse.bots import policy
+from cardverse.bots import make_bot, policy
 from cardverse.bots.hard import _playout, _round_of
 from cardverse.engine import DISCARD, GIVE, PASS, Game, IllegalAction, Phase, Rules, player_view
 

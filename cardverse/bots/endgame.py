@@ -15,16 +15,7 @@ from ..engine.movegen import legal_plays
 from ..engine.options import Rules
 from ..engine.plays import CARDS_MASK, PASS, is_clearing, play_info, starts_revolution
 from ..engine.rounds import Round
-
-HOUSE_RULES = (
-    "suit_lock",
-    "jack_back",
-    "spade_three",
-    "forbidden_finish",
-    "downfall",
-    "seven_pass",
-    "ten_discard",
-)
+from ..engine.ruleset import ruleset_for
 
 
 class _SureWin:
@@ -93,7 +84,7 @@ def sure_win(
     Under a house rule of section 10 (a lock, a jack back, a spade three, forbidden finishes, a
     downfall, owed gives or discards) the search's model of a trick would not hold: None.
     """
-    if any(getattr(rules, name) for name in HOUSE_RULES):
+    if ruleset_for(rules).house_rules:
         return None
     for move in legal:
         if move != PASS and move & CARDS_MASK == hand:

@@ -18,6 +18,7 @@ from .parts.seven_pass import _SEVENS
 from .parts.ten_discard import _TENS
 from .plays import CARDS_MASK, GIVE, PASS, STRAIGHT, PlayShapeError, analyse
 from .rounds import Round
+from .ruleset import ruleset_for
 
 _KEEP = 1 << 70  # a bit no move touches: keeps every hand non-empty while the trick is replayed
 
@@ -156,8 +157,9 @@ def round_from_known(known: Known) -> Round:
         round_.fallen |= 1 << seat
     for seat, count in known.out_of_play.items():
         round_.out_of_play[seat] = placeholder(count)
+    reports = ruleset_for(rules).reports
     if known.jack_back is not None:
-        if known.jack_back and not rules.jack_back:
+        if known.jack_back and "jack_back" not in reports:
             raise PositionError('"jack_back" is true but the jack_back option is off')
         if known.jack_back != round_.jack_back:
             raise PositionError(
@@ -165,8 +167,8 @@ def round_from_known(known: Known) -> Round:
                 "(R32: a play holding a jack starts it, the trick's end ends it)"
             )
     if known.lock is not None:
-        if known.lock and not rules.suit_lock:
-            raise PositionError('"lock" is given but the suit_lock option is off')
+        if known.lock and "lock" not in reports:
+            raise PositionError('"lock" is given but no option in force locks a trick')
         if known.lock != round_.lock:
             raise PositionError(
                 '"lock" does not match the trick (R31: a play in exactly the suits of the play '

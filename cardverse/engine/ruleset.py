@@ -30,10 +30,12 @@ class Ruleset:
         "filters",
         "finishers",
         "follows_play",
+        "house_rules",
         "owers",
         "parts",
         "placers",
         "refusers",
+        "reports",
         "rules",
     )
 
@@ -54,6 +56,8 @@ class Ruleset:
         self.follows_play = bool(self.clearers or self.after or self.owers or self.finishers)
         self.fast_tables = all(p.fast_tables for p in active)
         self.fast_playouts = all(p.fast_playouts for p in active)
+        self.house_rules = tuple(p for p in active if p.house_rule)
+        self.reports = tuple(key for p in active for key in p.reports)
 
     def names(self) -> list[str]:
         return [p.spec.name for p in self.parts]

@@ -84,6 +84,10 @@ class Part:
     fast_tables: bool = True
     #: the bots' rank-count playout shortcut (sets only, suits ignored) stays legal
     fast_playouts: bool = True
+    #: a house rule of rules.md section 10 (the classic search models of tricks do not hold)
+    house_rule: bool = False
+    #: trick-state keys that positions and ``check`` show while the option is on
+    reports: tuple[str, ...] = ()
 
     def active(self, rules: Rules) -> bool:
         return bool(getattr(rules, self.spec.name))

@@ -26,6 +26,7 @@ class Downfall(Part):
         page="downfall",
         codes=("fallen",),
     )
+    house_rule = True
 
     def after_place(self, round_: Round, seat: int, place: int) -> None:
         previous = round_.previous_president

@@ -43,6 +43,7 @@ class ForbiddenFinish(Part):
         presets={"daifugo": True},
         page="forbidden-finish",
     )
+    house_rule = True
 
     def finish_from_bottom(
         self, round_: Round, seat: int, move: int, info: PlayInfo, reversed_before: bool

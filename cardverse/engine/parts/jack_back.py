@@ -33,6 +33,8 @@ class JackBack(Part):
         presets={"daifugo": True},
         page="jack-back",
     )
+    house_rule = True
+    reports = ("jack_back",)
     # The order in force is all it changes: tables and the bots' shortcut read that order.
 
     def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:

@@ -29,6 +29,7 @@ class SevenPass(Part):
         page="seven-pass",
         codes=("give_owed", "give_not_owed", "owed_count"),
     )
+    house_rule = True
 
     def owes(self, round_: Round, seat: int, move: int) -> tuple[str, int] | None:
         sevens = (move & _SEVENS).bit_count()

@@ -38,6 +38,7 @@ class SpadeThree(Part):
         requires=("jokers", 1),
         page="spade-three",
     )
+    house_rule = True
     fast_tables = False  # adds a play the tables do not hold
     fast_playouts = False  # the shortcut never plays it
 

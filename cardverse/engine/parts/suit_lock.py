@@ -45,6 +45,8 @@ class SuitLock(Part):
         page="suit-lock",
         codes=("outside_lock",),
     )
+    house_rule = True
+    reports = ("lock",)
     fast_tables = False  # the generic filter drops plays outside the lock
     fast_playouts = False  # suits matter
 

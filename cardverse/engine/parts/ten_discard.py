@@ -29,6 +29,7 @@ class TenDiscard(Part):
         page="ten-discard",
         codes=("discard_owed", "discard_not_owed", "owed_count"),
     )
+    house_rule = True
 
     def owes(self, round_: Round, seat: int, move: int) -> tuple[str, int] | None:
         tens = (move & _TENS).bit_count()
