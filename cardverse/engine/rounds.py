@@ -246,14 +246,17 @@ class Round:
         return legal
 
     def _plays(self, hand: int) -> list[int]:
+        """The generic path: the set tables, the plays the parts add, then their filters."""
         rs = self._rs
-        reversed_order = self.revolution != self.jack_back
-        old = play_info(self.last_move) if self.last_move is not None else None
-        out = set_plays(hand, old, reversed_order, self.equal_plays)
+        last = self.last_move
+        old = play_info(last) if last is not None else None
+        out = set_plays(hand, old, self.revolution != self.jack_back, self.equal_plays)
         for part in rs.extras:
-            out.extend(part.extra_plays(self, hand, old))
+            more = part.extra_plays(self, hand, old)
+            if more:
+                out += more
         for part in rs.filters:
-            out = [m for m in out if part.allows(self, m, play_info(m))]
+            out = part.filter_plays(self, out)
         return out
 
     def check(self, seat: int, move: int) -> Refusal | None:
@@ -642,14 +645,8 @@ class Round:
 
 def owed_moves(hand: int, count: int, flag: int) -> list[int]:
     """Every choice of ``count`` cards of ``hand`` for a give or discard, each once."""
-    cards = cards_of(hand)
-    out = []
-    for chosen in combinations(cards, count):
-        move = flag
-        for card in chosen:
-            move |= 1 << card
-        out.append(move)
-    return out
+    bits = [1 << card for card in cards_of(hand)]
+    return [flag + sum(chosen) for chosen in combinations(bits, count)]
 
 
 def _does_not_beat(

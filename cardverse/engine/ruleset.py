@@ -44,7 +44,7 @@ class Ruleset:
         self.rules = rules
         self.parts = active
         self.extras = _hooked(active, "extra_plays")
-        self.filters = _hooked(active, "allows")
+        self.filters = _hooked(active, "filter_plays")
         self.refusers = _hooked(active, "refuse")
         self.coverers = _hooked(active, "covers")
         self.clearers = _hooked(active, "clears")

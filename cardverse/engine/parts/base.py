@@ -98,9 +98,9 @@ class Part:
         """Plays this rule adds to the sets of R5–R10 (straights, a 3♠ on a joker)."""
         return []
 
-    def allows(self, round_: Round, move: int, info: PlayInfo) -> bool:
-        """Whether this rule lets ``move`` be played now (the generic filter)."""
-        return True
+    def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
+        """The plays this rule lets be made now (the generic filter over generated plays)."""
+        return plays
 
     def refuse(self, round_: Round, seat: int, move: int, info: PlayInfo) -> Refusal | None:
         """Why this rule forbids ``move`` now (the single-action check's twin of :meth:`allows`)."""

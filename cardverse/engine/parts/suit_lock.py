@@ -50,12 +50,16 @@ class SuitLock(Part):
     fast_tables = False  # the generic filter drops plays outside the lock
     fast_playouts = False  # suits matter
 
-    def allows(self, round_: Round, move: int, info: PlayInfo) -> bool:
+    def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
         lock = round_.lock
-        return not lock or not play_suits(move) & ~lock
+        if not lock:
+            return plays
+        outside = 15 & ~lock
+        return [m for m in plays if not play_suits(m) & outside]
 
     def refuse(self, round_: Round, seat: int, move: int, info: PlayInfo) -> Refusal | None:
-        if self.allows(round_, move, info):
+        lock = round_.lock
+        if not lock or not play_suits(move) & ~lock:
             return None
         names = " ".join(suit_names(round_.lock))
         return refuse(
