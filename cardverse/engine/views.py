@@ -88,10 +88,12 @@ class PublicView:
                 mask |= move
         return mask & CARDS_MASK
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, history: bool = True) -> dict[str, Any]:
+        """The wire form; without ``history``, the rules, trick and history are left out (the
+        server keeps their text as the round goes)."""
         titles = titles_by_seat(list(self.places[-1])) if self.places else {}
         owed = self.owed
-        return {
+        out: dict[str, Any] = {
             "rules": self.rules.to_dict(),
             "round": self.round_number,
             "phase": self.phase,
@@ -125,6 +127,9 @@ class PublicView:
                 {"giver": g, "receiver": r, "count": c} for g, r, c in self.exchange_pairs
             ],
         }
+        if not history:
+            del out["rules"], out["trick"], out["history"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -282,20 +287,27 @@ class PlayerView:
         return {**self.public.to_json(), **self.own.to_json()}
 
 
-def public_view(game: Game) -> PublicView:
-    """The part of every seat's view that is the same for all (build it once per change)."""
+def public_history(history: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    """A round's history as every seat sees it: seven passes as hidden gives (a count)."""
+    return tuple(
+        (t, s, hidden_give((m & CARDS_MASK).bit_count()) if m & GIVE else m) for t, s, m in history
+    )
+
+
+def public_view(game: Game, *, history: bool = True) -> PublicView:
+    """The part of every seat's view that is the same for all (build it once per change).
+
+    Without ``history`` its history is left empty (for a caller that keeps its own).
+    """
     round_ = game.round
     hands = game.hands
     players = game.rules.players
     if round_ is not None:
-        history = tuple(
-            (t, s, hidden_give((m & CARDS_MASK).bit_count()) if m & GIVE else m)
-            for t, s, m in round_.history
-        )
+        history_seen = public_history(round_.history) if history else ()
         in_play = game.phase is Phase.PLAY
         public_round: dict[str, Any] = {
             "trick": tuple(round_.trick),
-            "history": history,
+            "history": history_seen,
             "passed": tuple(s for s in range(players) if round_.passed >> s & 1),
             "finished": tuple(round_.finished),
             "round_places": tuple(round_.places),
@@ -379,6 +391,7 @@ __all__ = [
     "PublicView",
     "SeatView",
     "player_view",
+    "public_history",
     "public_view",
     "seat_view",
 ]
