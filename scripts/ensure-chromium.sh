@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Make sure Debian's Chromium is installed for the browser tests (tests/web).
-# Playwright drives /usr/bin/chromium; we never run `playwright install` (it downloads a browser).
+# Make sure Debian's Chromium and the fonts the pages need are installed for the browser tests
+# (tests/web): Playwright drives /usr/bin/chromium; we never run `playwright install` (it
+# downloads a browser). The Japanese pages need a CJK font (fonts-noto-cjk) to be legible in
+# the screenshots.
 set -euo pipefail
-if [ -x /usr/bin/chromium ]; then
+missing=()
+if [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium fonts-dejavu-core)
+fi
+if ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "install ok installed"; then
+  missing+=(fonts-noto-cjk)
+fi
+if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -10,7 +19,7 @@ if [ "$(id -u)" -ne 0 ]; then
 else
   SUDO=
 fi
-echo "ensure-chromium: installing Debian's chromium" >&2
+echo "ensure-chromium: installing from Debian: ${missing[*]}" >&2
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 test -x /usr/bin/chromium

@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..web import web_routes
+from ..web import error_handlers, web_routes
 from . import protocol as P
 from .protocol import ProtocolError, parse_client_message
 from .tables import Settings, Table, TableService
@@ -323,6 +323,7 @@ def create_app(
             WebSocketRoute("/ws/{table_id}", table_socket),
             *web_routes(),  # the pages (cardverse.web)
         ],
+        exception_handlers=error_handlers(),  # error pages in the site's layout (cardverse.web)
         lifespan=lifespan,
     )
     app.state.service = service

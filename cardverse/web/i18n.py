@@ -37,6 +37,7 @@ LANGUAGES: dict[str, str] = {
     "fi": "Suomi",
     "pl": "Polski",
     "lt": "Lietuvių",
+    "ja": "日本語",
 }
 LANG_COOKIE = "lang"
 LANG_PARAM = "lang"

@@ -94,6 +94,12 @@ BOT_LEVEL_TEXTS: dict[str, str] = {
     ),
 }
 
+# The normal level in a rules sheet without jokers (a sheet mentions no option that is off).
+NORMAL_BOT_WITHOUT_JOKERS = N_(
+    "Keeps its 2s and its fours of a kind to win back the lead, and does not break up pairs "
+    "and triples when it need not."
+)
+
 PRESET_NAMES: dict[str, str] = {
     "standard": N_("Standard"),
     "cardverse": N_("CardVerse"),

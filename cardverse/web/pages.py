@@ -1,14 +1,23 @@
-"""The server-rendered pages: home, join, the table, rules pages, rules sheets and card images."""
+"""The server-rendered pages: home, join, the table, rules pages, rules sheets, card images,
+and the error pages (every HTTP error of a page address, in the site's layout and language)."""
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -51,7 +60,11 @@ def _language_links(request: Request) -> list[dict[str, str]]:
 
 
 def render(
-    request: Request, template: str, context: dict[str, Any] | None = None, status: int = 200
+    request: Request,
+    template: str,
+    context: dict[str, Any] | None = None,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
     """A page in the person's language; a ?lang= choice is kept in a cookie."""
     lang = request_language(request)
@@ -62,7 +75,7 @@ def render(
         language_links=_language_links(request),
         **(context or {}),
     )
-    response = HTMLResponse(page, status_code=status)
+    response = HTMLResponse(page, status_code=status, headers=headers)
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language, Cookie"
     chosen = supported(request.query_params.get(LANG_PARAM))
@@ -140,7 +153,7 @@ def preset_rows(lang: str) -> list[dict[str, Any]]:
 async def rules_variant(request: Request) -> Response:
     slug = request.path_params["variant"]
     if slug not in VARIANTS:
-        return render(request, "not_found.html", {"slug": None}, status=404)
+        return error_page(request, 404)
     context: dict[str, Any] = {"slug": slug}
     if slug == "cardverse":
         context["preset_rows"] = preset_rows(request_language(request))
@@ -246,13 +259,67 @@ CARD_CODES = {rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES} | set(J
 async def card_image(request: Request) -> Response:
     code = request.path_params["code"].upper()
     if code not in CARD_CODES:
-        return Response("not found", status_code=404, media_type="text/plain")
+        return error_page(request, 404)
     svg = card_svg(code, translator(request_language(request)))
     return Response(
         svg,
         media_type="image/svg+xml",
         headers={"Cache-Control": "public, max-age=3600", "Vary": "Accept-Language, Cookie"},
     )
+
+
+# --- error pages ---------------------------------------------------------------------------
+
+log = logging.getLogger(__name__)
+
+# Addresses that answer machines (JSON, WebSocket), not people: their errors stay as they are.
+MACHINE_PREFIXES = ("/api/", "/ws/", "/i18n/")
+
+# status -> (heading, sentence); any other status gets the generic pair.
+ERROR_TEXTS: dict[int, tuple[str, str]] = {
+    400: (N_("Bad request"), N_("This request could not be read.")),
+    403: (N_("Not allowed"), N_("This page cannot be shown to you.")),
+    404: (N_("Page not found"), N_("There is no page at this address.")),
+    405: (N_("Not allowed"), N_("This address cannot be used that way.")),
+    500: (
+        N_("Something went wrong"),
+        N_("Something went wrong on the server. Try again in a moment."),
+    ),
+}
+GENERIC_ERROR = (N_("Something went wrong"), N_("This request could not be answered."))
+
+
+def error_page(request: Request, status: int, headers: dict[str, str] | None = None) -> Response:
+    """An error page with the site's layout, language, skip link and footer."""
+    heading, message = ERROR_TEXTS.get(status, GENERIC_ERROR)
+    context = {"heading": heading, "message": message, "slug": None}
+    return render(request, "error.html", context, status=status, headers=headers)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """An HTTP error (unknown address, wrong method …): a page for people; machines as before."""
+    assert isinstance(exc, HTTPException)
+    if request.url.path.startswith(MACHINE_PREFIXES) or exc.status_code in (204, 304):
+        if exc.status_code in (204, 304):
+            return Response(status_code=exc.status_code, headers=exc.headers)
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    return error_page(request, exc.status_code, dict(exc.headers or {}))
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """An unexpected failure: the error page (or a short text, should the page itself fail)."""
+    if request.url.path.startswith(MACHINE_PREFIXES):
+        return PlainTextResponse("Internal Server Error", status_code=500)
+    try:
+        return error_page(request, 500)
+    except Exception:  # the page itself failed: say so briefly rather than fail again
+        log.exception("the error page could not be shown")
+        return PlainTextResponse("Internal Server Error", status_code=500)
+
+
+def error_handlers() -> dict[Any, Any]:
+    """Starlette exception handlers that answer every HTTP error of a page with an error page."""
+    return {HTTPException: http_error, 500: server_error}
 
 
 def web_routes() -> list[BaseRoute]:

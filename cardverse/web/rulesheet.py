@@ -14,9 +14,17 @@ from .. import __version__
 from ..engine.options import FIRST_SEAT, OPTION_NAMES, PRESETS, Rules
 from ..engine.scoring import title_for_place
 from .i18n import N_, NP_
-from .messages import BOT_LEVEL_TEXTS, BOT_LEVELS, OPTION_LABELS, PRESET_NAMES, TITLES
+from .messages import (
+    BOT_LEVEL_TEXTS,
+    BOT_LEVELS,
+    NORMAL_BOT_WITHOUT_JOKERS,
+    OPTION_LABELS,
+    PRESET_NAMES,
+    TITLES,
+)
 
 ORDER = ["3C", "4D", "5H", "6S", "7C", "8D", "9H", "10S", "JC", "QD", "KH", "AS", "2C"]
+REVERSED_ORDER = list(reversed(ORDER))
 
 
 @dataclass
@@ -29,6 +37,8 @@ class Line:
     cards: list[str] = field(default_factory=list)
     # parameters that are msgids themselves (a list is translated item by item and joined)
     words: dict[str, str | list[str]] = field(default_factory=dict)
+    # parameters that are lists of ranks, written as printed on the cards ("2, A, K … 3")
+    ranks: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -46,24 +56,11 @@ def _plural(pair: tuple[str, str], count: int, **params: Any) -> Line:
     return Line(pair, params, count)
 
 
-def rules_sheet_context(rules: Rules) -> dict[str, Any]:
-    """What the rules sheet of a table with these rules shows (see ``_rules_sheet.html``)."""
-    preset = PRESETS[rules.preset]
-    players = rules.players
-    deck = rules.deck_size
+def _setup(rules: Rules) -> list[Line]:
+    """R1–R3, R23, R26: the players, the deck, the deal, the order of the ranks, what one sees."""
+    players, deck = rules.players, rules.deck_size
     low, high = deck // players, -(-deck // players)
-
-    options = [
-        {
-            "name": name,
-            "label": OPTION_LABELS[name],
-            "value": getattr(rules, name),
-            "locked": name in preset.locked,
-        }
-        for name in OPTION_NAMES
-    ]
-
-    setup = [
+    return [
         _plural(NP_("This table has %(num)s player.", "This table has %(num)s players."), players),
         _line(N_("The deck has 52 cards."))
         if rules.jokers == 0
@@ -96,9 +93,18 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
             N_("Suits do not matter. From the lowest to the highest, the ranks are:"),
             cards=ORDER,
         ),
+        _line(
+            N_(
+                "You see your own hand, how many cards every other player holds, and every card "
+                "played this round."
+            )
+        ),
     ]
 
-    turn = [
+
+def _turn(rules: Rules) -> list[Line]:
+    """R8, R11–R13: how a trick goes."""
+    return [
         _line(N_("The player on lead puts down any set: 1 to 4 cards of one rank."))
         if not rules.straights
         else _line(
@@ -122,167 +128,269 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
         ),
     ]
 
+
+def _may(rules: Rules) -> list[Line]:
+    """R5–R10: what may be played, and what beats what in the normal order."""
     may = [
         _line(N_("On lead you must play: you may not pass. Otherwise you may always pass.")),
-        _line(N_("A set is followed only by a set of the same size.")),
+        _line(N_("A set is followed only by a set of the same size."))
+        if not rules.straights
+        else _line(
+            N_(
+                "Sets and straights never mix in one trick: a set is followed only by a set of "
+                "the same size, a straight only by a straight of the same length."
+            )
+        ),
         _line(N_("To beat a set, play a higher rank or the same rank."))
         if rules.equal_plays
         else _line(N_("To beat a set, play a higher rank: the same rank is not enough.")),
     ]
     if rules.straights:
-        may.append(_line(N_("A straight is followed only by a straight of the same length.")))
         may.append(
-            _line(N_("To beat a straight, play one with a higher top card or the same top card."))
+            _line(
+                N_(
+                    "To beat a straight, play one with a higher top card or the same top card, "
+                    "in any suit."
+                )
+            )
             if rules.equal_plays
-            else _line(N_("To beat a straight, play one with a higher top card."))
+            else _line(N_("To beat a straight, play one with a higher top card, in any suit."))
         )
         may.append(
             _line(
                 N_(
                     "Ranks in a straight go from 3 up to 2 without wrapping: K-A-2 is the highest "
-                    "straight of three, and A-2-3 is no straight."
+                    "straight of three, and A-2-3 is no straight. A straight has no upper length."
                 )
             )
         )
     if rules.jokers:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
-        may.append(
-            _line(
-                N_(
-                    "A set made only of jokers beats every other set of its size. Only jokers of "
-                    "the same number can cover it."
+        if rules.jokers == 1:
+            may.append(
+                _line(
+                    N_("The joker played alone beats every single card, and nothing can cover it.")
                 )
             )
-            if rules.equal_plays
-            else _line(
-                N_(
-                    "A set made only of jokers beats every other set of its size, and nothing can "
-                    "cover it."
+        elif rules.equal_plays:
+            may.append(
+                _line(
+                    N_(
+                        "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                        "every other set of its size. A joker alone can be covered only by the "
+                        "other joker; nothing can cover the pair of jokers."
+                    )
                 )
             )
-        )
+        else:
+            may.append(
+                _line(
+                    N_(
+                        "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                        "every other set of its size, and nothing can cover it."
+                    )
+                )
+            )
         if rules.straights:
             may.append(
                 _line(
                     N_(
                         "In a straight a joker may fill any place; you say which rank it stands "
-                        "for. A straight holds at least one card that is not a joker."
+                        "for. A straight holds at least one card that is not a joker, and that "
+                        "card's suit is the straight's suit."
                     )
                 )
             )
+    return may
 
+
+def _clearing(rules: Rules) -> list[Line]:
+    """R14: the plays that end the trick at once."""
     clearing = [
         _line(N_("A set of 2s clears the pile at once, and the same player leads the next trick.")),
     ]
     if rules.revolution:
         clearing.append(_line(N_("During a revolution a set of 3s clears the pile instead.")))
     if rules.eight_stop:
-        clearing.append(_line(N_("A set of 8s clears the pile too, in either order.")))
-        if rules.straights:
+        clearing.append(
+            _line(
+                N_("A set of 8s clears the pile too, in the normal order and during a revolution.")
+            )
+            if rules.revolution
+            else _line(N_("A set of 8s clears the pile too."))
+        )
+    if rules.jokers:
+        clearing.append(
+            _line(
+                N_(
+                    "A set counts by its cards that are not jokers: a 2 with a joker is a set of "
+                    "2s and clears the pile, but a set made only of jokers never clears it."
+                )
+            )
+        )
+    if rules.straights:
+        if rules.eight_stop:
             clearing.append(
                 _line(
                     N_(
-                        "So does a straight that holds an 8, even as a joker. A straight never "
-                        "clears because it ends in a 2."
+                        "So does a straight that holds an 8, even when a joker stands for the 8. "
+                        "No other straight clears the pile, not even one that ends in a 2."
                     )
                 )
-            )
-
-    revolution: list[Line] = []
-    if rules.revolution:
-        revolution = [
-            _line(
-                N_(
-                    "Every set of four starts a revolution: at once the order is reversed, the 2 "
-                    "is the lowest and the 3 the highest. The next set of four turns it back."
-                )
-            ),
-            _line(
-                N_(
-                    "A set of four is judged by the order in force before it; the next play by "
-                    "the new order."
-                )
-            ),
-            _line(N_("Every round starts in the normal order.")),
-        ]
-        if rules.straights:
-            revolution.append(
-                _line(
-                    N_(
-                        "Straights never start a revolution. During a revolution, to beat a "
-                        "straight play one with a lower bottom card or the same bottom card."
-                    )
-                )
-                if rules.equal_plays
+                if rules.jokers
                 else _line(
                     N_(
-                        "Straights never start a revolution. During a revolution, to beat a "
-                        "straight play one with a lower bottom card."
+                        "So does a straight that holds an 8. No other straight clears the pile, "
+                        "not even one that ends in a 2."
                     )
                 )
             )
+        else:
+            clearing.append(
+                _line(N_("A straight never clears the pile, not even one that ends in a 2."))
+            )
+    return clearing
 
+
+def _revolution(rules: Rules) -> list[Line]:
+    """R15–R19 (revolution option only)."""
+    if not rules.revolution:
+        return []
+    lines = [
+        _line(
+            N_(
+                "Every set of four starts a revolution: at once the order is reversed, the 2 "
+                "is the lowest and the 3 the highest. The next set of four turns it back."
+            )
+        ),
+        Line(
+            N_("During a revolution, from the lowest to the highest, the ranks are: %(ranks)s."),
+            ranks={"ranks": [code[:-1] for code in REVERSED_ORDER]},
+            cards=REVERSED_ORDER,
+        ),
+    ]
+    if rules.jokers:
+        lines.append(
+            _line(
+                N_(
+                    "A set of four made with a joker, such as 7-7-7-joker, starts a revolution "
+                    "too. A set made only of jokers stays the highest set of its size during a "
+                    "revolution."
+                )
+            )
+        )
+    lines += [
+        _line(
+            N_(
+                "A set of four does not end the trick. It is judged by the order in force "
+                "before it: you may lead it, or play it on a set of four that it beats or "
+                "equals. The next play is judged by the new order."
+            )
+        )
+        if rules.equal_plays
+        else _line(
+            N_(
+                "A set of four does not end the trick. It is judged by the order in force "
+                "before it: you may lead it, or play it on a set of four that it beats. The "
+                "next play is judged by the new order."
+            )
+        ),
+        _line(
+            N_(
+                "A set of four that clears the pile, such as four 2s in the normal order, still "
+                "reverses the order: the trick ends, and the next trick is played in the new "
+                "order."
+            )
+        ),
+        _line(N_("Every round starts in the normal order.")),
+    ]
+    if rules.straights:
+        lines.append(
+            _line(
+                N_(
+                    "Straights never start a revolution, whatever their length: four cards of a "
+                    "straight are no set of four. During a revolution, to beat a straight play "
+                    "one with a lower bottom card or the same bottom card, in any suit."
+                )
+            )
+            if rules.equal_plays
+            else _line(
+                N_(
+                    "Straights never start a revolution, whatever their length: four cards of a "
+                    "straight are no set of four. During a revolution, to beat a straight play "
+                    "one with a lower bottom card, in any suit."
+                )
+            )
+        )
+    return lines
+
+
+def _lead(rules: Rules) -> list[Line]:
+    """R24: who leads each round."""
     lead = [
-        _line(N_("The player in the first seat leads the first round."))
+        _line(N_("The player in the first seat leads the first round, with any play."))
         if rules.first_lead == FIRST_SEAT
         else _line(N_("The holder of the 3 of clubs leads the first round, with any play.")),
     ]
     if rules.rounds > 1:
         lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
+    return lead
 
-    exchange: list[Line] = []
-    if rules.rounds > 1 and rules.exchange:
-        exchange.append(
+
+def _exchange(rules: Rules) -> list[Line]:
+    """R25 (and R19: the exchange uses the normal order)."""
+    if not rules.exchange:
+        return [_line(N_("No cards are exchanged between rounds."))]
+    if rules.rounds == 1:
+        return [_line(N_("A game of one round has no card exchange."))]
+    lines = [
+        _line(
+            N_(
+                "In every round after the first, once the cards are dealt and before the first "
+                "play, the Scum gives the President their two highest cards, and the President "
+                "gives back any two cards."
+            )
+        )
+    ]
+    if rules.players >= 4:
+        lines += [
             _line(
                 N_(
-                    "Before every round after the first, the Scum gives the President their two "
-                    "highest cards, and the President gives back any two cards."
+                    "The Vice-Scum gives the Vice-President their highest card and gets back "
+                    "any one card."
+                )
+            ),
+            _line(
+                N_(
+                    "The highest cards are given automatically; the President and the "
+                    "Vice-President choose the cards they give back."
+                )
+            ),
+        ]
+    else:
+        lines.append(
+            _line(
+                N_(
+                    "The highest cards are given automatically; the President chooses the cards "
+                    "they give back."
                 )
             )
         )
-        if players >= 4:
-            exchange.append(
-                _line(
-                    N_(
-                        "The Vice-Scum gives the Vice-President their highest card and gets back "
-                        "any one card."
-                    )
-                )
-            )
-        if rules.jokers:
-            exchange.append(_line(N_("Jokers count as the highest cards.")))
-    elif rules.exchange:
-        exchange.append(_line(N_("A game of one round has no card exchange.")))
-    else:
-        exchange.append(_line(N_("No cards are exchanged between rounds.")))
+    if rules.jokers:
+        lines.append(_line(N_("Jokers count as the highest cards.")))
+    if rules.revolution:
+        lines.append(
+            _line(N_("The exchange always uses the normal order, even after a revolution."))
+        )
+    lines.append(
+        _line(N_("Only the two players of each pair see the cards that pass between them."))
+    )
+    return lines
 
-    places = [
-        {
-            "place": place + 1,
-            "title": TITLES[title_for_place(place, players)],
-            "points": players - place,
-        }
-        for place in range(players)
-    ]
-    points = [
-        _line(
-            N_(
-                "Whoever plays their last card goes out and takes the next free place. When only "
-                "one player still holds cards, the round ends and that player is last."
-            )
-        ),
-        _line(N_("Each place gives a title and points:")),
-    ]
 
-    end = [
-        _plural(
-            NP_("The game lasts %(num)s round.", "The game lasts %(num)s rounds."), rules.rounds
-        ),
-        _line(
-            N_("Points add up over the rounds. The highest total wins; equal totals share a place.")
-        ),
-    ]
-
+def _special(rules: Rules) -> list[Line]:
+    """R13 (who leads after going out) and R4 (the preset's player range and locks)."""
+    preset = PRESETS[rules.preset]
     special = [
         _line(
             N_(
@@ -315,42 +423,88 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
                 words={"preset": PRESET_NAMES[preset.name]},
             )
         )
+    return special
 
-    sections = [
-        Section(
-            "goal",
-            N_("Goal"),
-            [
-                _line(
-                    N_(
-                        "Be the first to play every card in your hand. The order in which players "
-                        "go out gives each a title and points."
-                    )
-                )
-            ],
-        ),
-        Section("setup", N_("Setup"), setup),
-        Section("turn", N_("A turn"), turn),
-        Section("may", N_("What you may and must do"), may),
-        Section("clearing", N_("Clearing the pile"), clearing),
+
+def _bot_text(level: str, rules: Rules) -> str:
+    """R28–R30, in words that mention jokers only when the table plays with them."""
+    if level == "normal" and not rules.jokers:
+        return NORMAL_BOT_WITHOUT_JOKERS
+    return BOT_LEVEL_TEXTS[level]
+
+
+def rules_sheet_context(rules: Rules) -> dict[str, Any]:
+    """What the rules sheet of a table with these rules shows (see ``_rules_sheet.html``).
+
+    Every rule in force is explained and no rule of an option that is off is mentioned.
+    """
+    preset = PRESETS[rules.preset]
+    players = rules.players
+    options = [
+        {
+            "name": name,
+            "label": OPTION_LABELS[name],
+            "value": getattr(rules, name),
+            "locked": name in preset.locked,
+        }
+        for name in OPTION_NAMES
     ]
+    places = [
+        {
+            "place": place + 1,
+            "title": TITLES[title_for_place(place, players)],
+            "points": players - place,
+        }
+        for place in range(players)
+    ]
+    points = [
+        _line(
+            N_(
+                "Whoever plays their last card goes out and takes the next free place. When only "
+                "one player still holds cards, the round ends and that player is last."
+            )
+        ),
+        _line(N_("Each place gives a title and points:")),
+    ]
+    end = [
+        _plural(
+            NP_("The game lasts %(num)s round.", "The game lasts %(num)s rounds."), rules.rounds
+        ),
+        _line(
+            N_("Points add up over the rounds. The highest total wins; equal totals share a place.")
+        ),
+        _line(N_("At the end, the results show the places of the last round and the totals.")),
+    ]
+    goal = _line(
+        N_(
+            "Be the first to play every card in your hand. The order in which players go out "
+            "gives each a title and points."
+        )
+    )
+    sections = [
+        Section("goal", N_("Goal"), [goal]),
+        Section("setup", N_("Setup"), _setup(rules)),
+        Section("turn", N_("A turn"), _turn(rules)),
+        Section("may", N_("What you may and must do"), _may(rules)),
+        Section("clearing", N_("Clearing the pile"), _clearing(rules)),
+    ]
+    revolution = _revolution(rules)
     if revolution:
         sections.append(Section("revolution", N_("Revolution"), revolution))
     sections += [
-        Section("lead", N_("Who leads"), lead),
-        Section("exchange", N_("Card exchange"), exchange),
+        Section("lead", N_("Who leads"), _lead(rules)),
+        Section("exchange", N_("Card exchange"), _exchange(rules)),
         Section("points", N_("Going out, titles and points"), points),
         Section("end", N_("End of the game"), end),
-        Section("special", N_("Special cases and locked options"), special),
+        Section("special", N_("Special cases and locked options"), _special(rules)),
     ]
-
     return {
         "rules": rules,
         "preset_name": PRESET_NAMES[preset.name],
         "options": options,
         "sections": sections,
         "places": places,
-        "bots": [(BOT_LEVELS[level], BOT_LEVEL_TEXTS[level]) for level in BOT_LEVELS],
+        "bots": [(BOT_LEVELS[level], _bot_text(level, rules)) for level in BOT_LEVELS],
         "version": __version__,
     }
 

@@ -14,7 +14,14 @@ from markupsafe import Markup
 from .. import __version__
 from .cards import card_svg
 from .i18n import HERE, LANGUAGES, js_messages, translations, translator
-from .messages import BOT_LEVEL_TEXTS, BOT_LEVELS, option_value, refusal_text, title_label
+from .messages import (
+    BOT_LEVEL_TEXTS,
+    BOT_LEVELS,
+    option_value,
+    rank_short,
+    refusal_text,
+    title_label,
+)
 
 TEMPLATES_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
@@ -78,6 +85,7 @@ def environment(lang: str) -> Environment:
         card=card,
         option_value=lambda name, value: option_value(name, value, t),
         title_label=lambda title: title_label(title, t),
+        rank_short=lambda rank: rank_short(rank, t),
         refusal_text=lambda code, params=None: refusal_text(code, params, t),
         js_messages=lambda: js_messages(lang),
         variants=VARIANTS,

@@ -17,7 +17,11 @@ SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 PAGES = {
     "home": "/",
     "rules-revolution": "/rules/revolution",
+    "rules-straights": "/rules/straights",
+    "not-found": "/no/such/page",
     "rules-sheet": "/rules/sheet?preset=cardverse&players=5&rounds=3",
+    "rules-sheet-all": "/rules/sheet?players=4&rounds=3&revolution=on&straights=on&jokers=2"
+    "&eight_stop=on",
 }
 ENGLISH_WORDS = re.compile(r"\b(?:the|and|you|your|with|of|is|are|this|that|cards?)\b")
 PLACEHOLDER = re.compile(r"%\(\w+\)s")

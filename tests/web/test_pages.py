@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from cardverse import __version__
 from cardverse.engine import Rules
-from cardverse.web import TABLE_PATH, rules_sheet_context, web_routes
+from cardverse.web import TABLE_PATH, error_handlers, rules_sheet_context, web_routes
 from cardverse.web.cards import all_card_codes, card_svg
 from cardverse.web.i18n import LANGUAGES, translator
 from cardverse.web.pages import table_id_from
@@ -20,9 +20,21 @@ from cardverse.web.site import VARIANTS, source_commit
 PAGES = ["/", "/rules", *(f"/rules/{slug}" for slug in VARIANTS), "/rules/sheet?players=5"]
 
 
+def _app() -> Starlette:
+    return Starlette(routes=web_routes(), exception_handlers=error_handlers())
+
+
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(Starlette(routes=web_routes()))
+    return TestClient(_app())
+
+
+def _footer_is_complete(html: str, lang: str) -> None:
+    footer = html.split('<footer class="site-footer">', 1)[1]
+    t = translator(lang)
+    assert t.gettext("No registration. Share a link and start playing.") in footer  # tagline
+    assert f'<span class="beta">{t.gettext("Beta")}</span>' in footer
+    assert f"v{__version__} · {source_commit()}" in footer
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -35,16 +47,94 @@ def test_every_page_renders_in_every_language(client: TestClient, path: str, lan
     assert f'<html lang="{lang}">' in html
     assert response.headers["content-language"] == lang
     assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
-    assert f"v{__version__} · {source_commit()}" in html  # the footer
-    assert 'class="beta"' in html
+    _footer_is_complete(html, lang)
     for code in LANGUAGES:  # the language switch keeps the page
         assert f'hreflang="{code}"' in html
 
 
-def test_the_language_follows_the_browser(client: TestClient) -> None:
-    html = client.get("/", headers={"Accept-Language": "lt-LT,lt;q=0.9,en;q=0.5"}).text
+def test_the_language_follows_the_browser() -> None:
+    fresh = TestClient(_app())
+    html = fresh.get("/", headers={"Accept-Language": "lt-LT,lt;q=0.9,en;q=0.5"}).text
     assert '<html lang="lt">' in html
     assert "Jokios registracijos" in html
+    japanese = fresh.get("/rules", headers={"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"})
+    assert '<html lang="ja">' in japanese.text and japanese.headers["content-language"] == "ja"
+    assert "<h1>大富豪の遊び方</h1>" in japanese.text
+
+
+def test_japanese_is_chosen_from_the_language_switch() -> None:
+    fresh = TestClient(_app())
+    html = fresh.get("/?lang=fi").text
+    assert 'href="/?lang=ja" lang="ja" hreflang="ja"' in html and ">日本語</a>" in html
+    chosen = fresh.get("/?lang=ja", headers={"Accept-Language": "fi"})
+    assert chosen.cookies.get("lang") == "ja"
+    assert (
+        '<html lang="ja">' in fresh.get("/rules/revolution", headers={"Accept-Language": "fi"}).text
+    )
+
+
+# --- error pages ----------------------------------------------------------------------------
+
+ERROR_PATHS = ["/no/such/page", "/rules/nothing", "/t", "/cards/ZZ.svg", "/static/none.css"]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("path", ERROR_PATHS)
+def test_unknown_addresses_get_the_site_error_page(path: str, lang: str) -> None:
+    fresh = TestClient(_app())
+    response = fresh.get(f"{path}?lang={lang}")
+    assert response.status_code == 404
+    html = response.text
+    t = translator(lang)
+    assert f'<html lang="{lang}">' in html and response.headers["content-language"] == lang
+    assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
+    assert f"<h1>{t.gettext('Page not found')}</h1>" in html
+    assert t.gettext("There is no page at this address.") in html
+    for code in LANGUAGES:
+        assert f'hreflang="{code}"' in html
+    _footer_is_complete(html, lang)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_error_page_follows_the_browser_language(lang: str) -> None:
+    response = TestClient(_app()).get("/nowhere", headers={"Accept-Language": lang})
+    assert response.status_code == 404
+    assert f'<html lang="{lang}">' in response.text
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_a_wrong_method_gets_an_error_page_too(lang: str) -> None:
+    response = TestClient(_app()).post(f"/rules?lang={lang}")
+    assert response.status_code == 405
+    assert "GET" in response.headers["allow"]
+    t = translator(lang)
+    assert t.gettext("This address cannot be used that way.") in response.text
+    _footer_is_complete(response.text, lang)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_a_server_failure_gets_an_error_page(lang: str) -> None:
+    async def broken(request: object) -> None:
+        raise RuntimeError("boom")
+
+    from starlette.routing import Route
+
+    app = Starlette(
+        routes=[Route("/broken", broken), *web_routes()], exception_handlers=error_handlers()
+    )
+    response = TestClient(app, raise_server_exceptions=False).get(f"/broken?lang={lang}")
+    assert response.status_code == 500
+    t = translator(lang)
+    assert t.gettext("Something went wrong on the server. Try again in a moment.") in response.text
+    assert "boom" not in response.text and "Traceback" not in response.text
+    _footer_is_complete(response.text, lang)
+
+
+def test_machine_addresses_keep_their_plain_errors() -> None:
+    response = TestClient(_app()).get("/api/no-such-thing?lang=fi")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/plain")
+    assert "<html" not in response.text
 
 
 def test_a_chosen_language_is_kept(client: TestClient) -> None:
@@ -149,7 +239,14 @@ def test_R4_sheet_of_the_cardverse_preset(client: TestClient) -> None:
     text = _sheet_text(client, "preset=cardverse&players=5")
     assert "The CardVerse preset locks these options: Equal plays, Straights, Jokers." in text
     assert "The CardVerse preset is for 3 to 6 players." in text
-    assert "The player in the first seat leads the first round." in text
+    assert "The player in the first seat leads the first round, with any play." in text  # R24
+    # the points of the sheet the preset was modelled on
+    text = _sheet_text(client, "preset=cardverse&players=4&rounds=3")
+    assert "A set of four does not end the trick." in text  # R16
+    assert "the ranks are: 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3." in text  # R3
+    assert "The highest cards are given automatically" in text  # R25
+    assert "the results show the places of the last round and the totals" in text  # R22
+    assert "They see only what a person in their seat would see." in text  # R27
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
