@@ -48,14 +48,19 @@ def test_R4_presets_and_locks_come_from_the_one_table() -> None:
 
 
 def test_R31_adding_the_suit_lock_touched_one_rule_module() -> None:
-    """In the Python code, the suit lock is named only by its module, the parts registry and the
-    option's field of Rules; everything else (the referee, views, notation, bots, server, web)
-    reaches it through the parts and the trick's state."""
+    """In the Python code, the suit lock is named only by its module, the parts registry, the
+    option's field of Rules and its catalog entries (label, help, sheet lines, refusal text);
+    everything else (the referee, views, notation, bots, server, the table form and the rules
+    sheet's code) reaches it through the parts, the options table and the trick's state."""
     assert python_files_naming(r"suit_lock|SuitLock|play_suits|outside_lock") == {
         "engine/parts/suit_lock.py",
         "engine/parts/__init__.py",
         "engine/options.py",
+        "web/messages.py",
     }
+    # Its rules page is a template named after it, found through its option's page slug.
+    assert (PACKAGE / "web/templates/rules/suit_lock.html").exists()
+    assert SPECS["suit_lock"].page == "suit-lock"
 
 
 def test_R4_the_ruleset_composes_only_the_active_parts() -> None:

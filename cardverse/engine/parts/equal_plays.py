@@ -19,6 +19,7 @@ class EqualPlays(Part):
         summary="A play may equal the one it covers.",
         presets={"cardverse": False, "daifugo": False},
         locked=frozenset({"cardverse"}),
+        page="equal-plays",
         codes=("equal_not_allowed", "beat_jokers_equal_off"),
     )
 
