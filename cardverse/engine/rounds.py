@@ -246,9 +246,17 @@ class Round:
         return legal
 
     def _plays(self, hand: int) -> list[int]:
-        """The generic path: the set tables, the plays the parts add, then their filters."""
+        """The generic path: the set tables, the plays the parts add, then their filters; the
+        table path whenever no part needs more in this state."""
         rs = self._rs
         last = self.last_move
+        for part in rs.generic:
+            if part.generic_now(self):
+                break
+        else:
+            return legal_plays(
+                hand, last, self.revolution != self.jack_back, self.equal_plays, self.straights
+            )
         old = play_info(last) if last is not None else None
         out = set_plays(hand, old, self.revolution != self.jack_back, self.equal_plays)
         for part in rs.extras:

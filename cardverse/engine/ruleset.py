@@ -30,6 +30,7 @@ class Ruleset:
         "filters",
         "finishers",
         "follows_play",
+        "generic",
         "house_rules",
         "owers",
         "parts",
@@ -55,6 +56,8 @@ class Ruleset:
         #: some part acts on plays (clears, changes the trick, owes, places from the bottom)
         self.follows_play = bool(self.clearers or self.after or self.owers or self.finishers)
         self.fast_tables = all(p.fast_tables for p in active)
+        #: the parts that may need the generic path, each saying when (``generic_now``)
+        self.generic = tuple(p for p in active if not p.fast_tables)
         self.fast_playouts = all(p.fast_playouts for p in active)
         self.house_rules = tuple(p for p in active if p.house_rule)
         self.reports = tuple(key for p in active for key in p.reports)

@@ -98,6 +98,11 @@ class Part:
         """Plays this rule adds to the sets of R5–R10 (straights, a 3♠ on a joker)."""
         return []
 
+    def generic_now(self, round_: Round) -> bool:
+        """Whether, in this state, the rule needs the generic path (its extra plays or filter);
+        rules with ``fast_tables`` off say when, so the table path serves every other state."""
+        return True
+
     def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
         """The plays this rule lets be made now (the generic filter over generated plays)."""
         return plays

@@ -45,6 +45,9 @@ class SpadeThree(Part):
     def active(self, rules: Rules) -> bool:
         return rules.spade_three and rules.jokers > 0
 
+    def generic_now(self, round_: Round) -> bool:
+        return is_lone_joker(round_.last_move)
+
     def extra_plays(self, round_: Round, hand: int, old: PlayInfo | None) -> list[int]:
         if old is not None and old.all_jokers and old.size == 1 and hand & SPADE_THREE_MOVE:
             return [SPADE_THREE_MOVE]

@@ -50,6 +50,9 @@ class SuitLock(Part):
     fast_tables = False  # the generic filter drops plays outside the lock
     fast_playouts = False  # suits matter
 
+    def generic_now(self, round_: Round) -> bool:
+        return round_.lock != 0
+
     def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
         lock = round_.lock
         if not lock:
