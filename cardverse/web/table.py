@@ -27,6 +27,8 @@ from .messages import (
     BOT_LEVELS,
     OPTION_HELP,
     OPTION_LABELS,
+    SUIT_LETTER_TO_KEY,
+    SUIT_NAMES_L10N,
     PRESET_NAMES,
     TITLES,
     UNKNOWN_REFUSAL,
@@ -83,6 +85,9 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
             code: {"label": card_label(code, t), "short": card_short(code, t)} for code in ALL_CARDS
         },
         "ranks": {rank: rank_short(rank, t) for rank in RANK_NAMES},
+        "suits": {
+            letter: t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[letter]]) for letter in SUIT_NAMES
+        },
         "titles": {key: t.gettext(text) for key, text in TITLES.items()},
         "levels": {key: t.gettext(text) for key, text in BOT_LEVELS.items()},
         "levelTexts": {key: t.gettext(text) for key, text in BOT_LEVEL_TEXTS.items()},
