@@ -317,7 +317,7 @@ def _playout(
         seat = round_.turn
         hand = held[seat]
         last = round_.last_move
-        reversed_order = round_.revolution != round_.jack_back
+        reversed_order = round_.reversed_now
         if round_.owed is not None:
             legal = round_.legal_moves()
             move = (

@@ -233,6 +233,7 @@ def _check_turn(round_: Round, known: Known) -> None:
         round_.passed = 0
         round_.lock = 0
         round_.jack_back = False
+        round_.reversed_now = round_.revolution
         round_.trick_number = known.trick_number + 1
     elif round_.passed >> turn & 1:
         raise PositionError(f"seat {turn} passed in this trick and cannot be on turn")

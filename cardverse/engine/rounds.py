@@ -98,6 +98,7 @@ class Round:
         "places",
         "players",
         "previous_president",
+        "reversed_now",
         "revolution",
         "revolution_rule",
         "rules",
@@ -133,6 +134,7 @@ class Round:
         self.turn = leader
         self.revolution = revolution
         self.jack_back = False
+        self.reversed_now = revolution  # the order in force: revolution XOR jack back (R32)
         self.lock = 0
         self.owed: OwedAction | None = None
         self._owed_queue: list[tuple[str, int]] = []
@@ -187,7 +189,7 @@ class Round:
     @property
     def reversed_order(self) -> bool:
         """Whether the order in force is reversed (a revolution or a jack back, not both)."""
-        return self.revolution != self.jack_back
+        return self.reversed_now
 
     @property
     def state(self) -> TrickState:
@@ -197,7 +199,7 @@ class Round:
             self.passed,
             self.revolution,
             self.jack_back,
-            self.revolution != self.jack_back,
+            self.reversed_now,
             self.lock,
             self.owed,
         )
@@ -227,7 +229,7 @@ class Round:
                 legal = legal_plays(
                     self.hands[self.turn],
                     self.last_move,
-                    self.revolution != self.jack_back,
+                    self.reversed_now,
                     self.equal_plays,
                     self.straights,
                 )
@@ -255,10 +257,10 @@ class Round:
                 break
         else:
             return legal_plays(
-                hand, last, self.revolution != self.jack_back, self.equal_plays, self.straights
+                hand, last, self.reversed_now, self.equal_plays, self.straights
             )
         old = play_info(last) if last is not None else None
-        out = set_plays(hand, old, self.revolution != self.jack_back, self.equal_plays)
+        out = set_plays(hand, old, self.reversed_now, self.equal_plays)
         for part in rs.extras:
             more = part.extra_plays(self, hand, old)
             if more:
@@ -417,7 +419,7 @@ class Round:
                     size=old.size,
                     played=info.size,
                 )
-            reversed_order = self.revolution != self.jack_back
+            reversed_order = self.reversed_now
             if not beats(info, old, reversed_order, self.equal_plays) and not any(
                 part.covers(self, move, info, old) for part in self._rs.coverers
             ):
@@ -450,7 +452,7 @@ class Round:
             self.passed |= 1 << seat
             self._next_turn(seat)
             return
-        if move & _GIVE_OR_DISCARD:
+        if self.owed is not None:  # only a give or a discard is legal now
             self._make_owed(seat, move)
             return
         self.history.append((self.trick_number, seat, move))
@@ -458,7 +460,7 @@ class Round:
         hand = self.hands[seat] & ~move
         self.hands[seat] = hand
         info = play_info(move)
-        reversed_before = self.revolution != self.jack_back
+        reversed_before = self.reversed_now
         # R14, R17: judged by the order in force before the play.
         clears = (
             not info.all_jokers
@@ -647,6 +649,7 @@ class Round:
             log.append(TrickEnded(winner, leader, cleared))
         if self.jack_back:
             self.jack_back = False  # R32: the next trick is played in the revolution's order
+            self.reversed_now = self.revolution
             if log is not None:
                 log.append(JackBackChanged(False))
 

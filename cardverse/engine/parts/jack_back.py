@@ -40,6 +40,7 @@ class JackBack(Part):
     def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
         if not round_.jack_back and move & _JACKS:
             round_.jack_back = True
+            round_.reversed_now = not round_.reversed_now
             if round_.log is not None:
                 round_.log.append(JackBackChanged(True))
 

@@ -27,6 +27,7 @@ class Revolution(Part):
     def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
         if not info.straight and info.size == MAX_SET_SIZE:
             round_.revolution = not round_.revolution  # R16: the next play is judged reversed
+            round_.reversed_now = not round_.reversed_now
             if round_.log is not None:
                 round_.log.append(RevolutionChanged(round_.revolution))
 
