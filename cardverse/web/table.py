@@ -98,6 +98,8 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
                 "locked": sorted(preset.locked),
                 "min": preset.min_players,
                 "max": preset.max_players,
+                # whole-number options whose range the preset narrows (section 2)
+                "ranges": {"players": [preset.min_players, preset.max_players]},
             }
             for key, preset in PRESETS.items()
         },
