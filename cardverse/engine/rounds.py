@@ -256,9 +256,7 @@ class Round:
             if part.generic_now(self):
                 break
         else:
-            return legal_plays(
-                hand, last, self.reversed_now, self.equal_plays, self.straights
-            )
+            return legal_plays(hand, last, self.reversed_now, self.equal_plays, self.straights)
         old = play_info(last) if last is not None else None
         out = set_plays(hand, old, self.reversed_now, self.equal_plays)
         for part in rs.extras:
