@@ -34,10 +34,12 @@ COMMIT_ENV = "CARDVERSE_COMMIT"
 VARIANTS: dict[str, str] = {
     **{spec.page: f"rules/{name}.html" for name, spec in SPECS.items() if spec.page},
     "cardverse": "rules/cardverse.html",
+    "daifugo": "rules/daifugo.html",
 }
 VARIANT_LABELS: dict[str, str] = {
     **{spec.page: OPTION_LABELS[name] for name, spec in SPECS.items() if spec.page},
     "cardverse": N_("The CardVerse preset"),
+    "daifugo": N_("The Dai Fugō preset"),
 }
 
 

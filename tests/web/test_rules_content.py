@@ -190,6 +190,7 @@ LEADS = {
     "lowest free place.",
     "seven-pass": "With this option, whoever plays sevens gives as many cards to the next player.",
     "ten-discard": "With this option, whoever plays tens discards as many cards.",
+    "daifugo": "The Japanese game with its house rules, every one of them on.",
 }
 
 
@@ -199,7 +200,7 @@ def test_variant_pages_have_a_kicker_a_lead_and_a_caption(
     client: TestClient, slug: str, lang: str
 ) -> None:
     page = _page(client, f"/rules/{slug}", lang)
-    kicker = "President preset" if slug == "cardverse" else "President variant"
+    kicker = "President preset" if slug in ("cardverse", "daifugo") else "President variant"
     match = re.search(
         r'<p class="kicker">(.*?)</p>\s*<h1>(.*?)</h1>\s*<p class="lead">(.*?)</p>', page
     )
