@@ -118,8 +118,24 @@ function legalMoves() {
 }
 
 function giveCount() {
-  const moves = legalMoves().filter((m) => m.action === "give");
+  const moves = legalMoves().filter((m) => m.action === "give" || m.action === "discard");
   return moves.length ? moves[0].cards.length : 0;
+}
+
+// A seven pass or ten discard I owe now (R36, R37): {seat, kind, count, receiver}, else null.
+function owedByMe() {
+  const owed = S.view ? S.view.owed : null;
+  return owed && owed.seat === S.seat && myTurn() ? owed : null;
+}
+
+// Whether the order in force is reversed: a revolution or a jack back, not both (R32).
+function reversedOrder() {
+  return Boolean(S.view && S.view.revolution !== S.view.jack_back);
+}
+
+// The suits of a lock in words, from the page's config.
+function suitWords(suits) {
+  return suits.map((suit) => config.suits[suit] || suit).join(", ");
 }
 
 async function errorText(code, params = {}) {
@@ -146,7 +162,11 @@ async function refusalText(cards) {
     turn: S.seat,
     revolution: view.revolution,
     finished: view.finished,
+    from_bottom: view.from_bottom,
   };
+  // The house rules' state of the trick (R31, R32), checked against the trick by the engine.
+  if (view.rules.jack_back) position.jack_back = view.jack_back;
+  if (view.rules.suit_lock) position.lock = view.lock;
   try {
     const response = await fetch("/i18n/refusal", {
       method: "POST",
@@ -184,7 +204,7 @@ function addLog(lines) {
 function describeEvent(event) {
   const who = (seat) => seatName(seat);
   const me = (seat) => seat === S.seat;
-  const revolution = S.view ? S.view.revolution : false;
+  const revolution = false; // the log reads the same whenever it is read again
   switch (event.event) {
     case "game_started":
       return t("Game %(game)s begins.", { game: event.game });
@@ -197,6 +217,7 @@ function describeEvent(event) {
           });
     case "gift":
     case "give":
+    case "seven_pass":
       if (event.cards && me(event.seat)) {
         return t("You give %(cards)s to %(name)s.", {
           cards: cardsShort(event.cards),
@@ -231,12 +252,52 @@ function describeEvent(event) {
         ? t("Revolution! The order of the cards is reversed.")
         : t("Counter-revolution: the normal order is back.");
     case "went_out":
+      if (event.how === "forbidden") {
+        return me(event.seat)
+          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place: event.place })
+          : t("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s.", {
+              name: who(event.seat),
+              place: event.place,
+            });
+      }
+      if (event.how === "downfall") {
+        return me(event.seat)
+          ? t("Downfall: you lose the presidency and take place %(place)s.", { place: event.place })
+          : t("Downfall: %(name)s loses the presidency and takes place %(place)s.", {
+              name: who(event.seat),
+              place: event.place,
+            });
+      }
       return me(event.seat)
         ? t("You are out of cards: place %(place)s.", { place: event.place })
         : t("%(name)s is out of cards: place %(place)s.", {
             name: who(event.seat),
             place: event.place,
           });
+    case "jack_back":
+      return event.on
+        ? t("Jack back! The order is reversed until the trick ends.")
+        : t("The jack back is over.");
+    case "lock":
+      return t("Suit lock: until the trick ends, only %(suits)s.", { suits: suitWords(event.suits) });
+    case "owed":
+      if (event.kind === "give") {
+        return me(event.seat)
+          ? tn("Give %(num)s card to %(name)s.", "Give %(num)s cards to %(name)s.", event.count, { name: who(event.to) })
+          : tn("%(giver)s owes %(receiver)s %(num)s card.", "%(giver)s owes %(receiver)s %(num)s cards.", event.count, {
+              giver: who(event.seat),
+              receiver: who(event.to),
+            });
+      }
+      return me(event.seat)
+        ? tn("Discard %(num)s card.", "Discard %(num)s cards.", event.count)
+        : tn("%(name)s must discard %(num)s card.", "%(name)s must discard %(num)s cards.", event.count, {
+            name: who(event.seat),
+          });
+    case "discard":
+      return me(event.seat)
+        ? t("You discard %(cards)s.", { cards: cardsShort(event.cards) })
+        : t("%(name)s discards %(cards)s.", { name: who(event.seat), cards: cardsShort(event.cards) });
     case "trick_won": {
       let text;
       if (me(event.seat)) text = event.cleared ? t("You clear the pile.") : t("You take the trick.");
@@ -424,14 +485,16 @@ async function play() {
     return;
   }
   const codes = [...S.selected];
-  if (S.view.phase === "exchange") {
+  const owed = owedByMe();
+  if (S.view.phase === "exchange" || owed) {
     const moves = exactMoves(legalMoves(), S.selected);
     if (moves.length !== 1) {
-      showNote(await errorText("give_count", { count: giveCount() }), true);
+      const code = owed ? "owed_count" : "give_count";
+      showNote(await errorText(code, { count: giveCount() }), true);
       return;
     }
     S.selected.clear();
-    send("give", { cards: moves[0].cards });
+    send(owed ? owed.kind : "give", { cards: moves[0].cards });
     return;
   }
   if (!codes.length) {
@@ -509,6 +572,25 @@ async function updateNote() {
     );
     return;
   }
+  const owed = owedByMe();
+  if (owed) {
+    const ready = exactMoves(legalMoves(), S.selected).length > 0;
+    const name = owed.receiver === null ? "" : seatName(owed.receiver);
+    if (owed.kind === "give") {
+      showNote(
+        ready
+          ? t("Give %(cards)s to %(name)s: press Give.", { cards: cardsShort(codes), name })
+          : tn("Choose %(num)s card to give to %(name)s.", "Choose %(num)s cards to give to %(name)s.", owed.count, { name }),
+      );
+    } else {
+      showNote(
+        ready
+          ? t("Discard %(cards)s face up: press Discard.", { cards: cardsShort(codes) })
+          : tn("Choose %(num)s card to discard.", "Choose %(num)s cards to discard.", owed.count),
+      );
+    }
+    return;
+  }
   if (!codes.length) {
     showNote("");
     return;
@@ -517,7 +599,7 @@ async function updateNote() {
   if (moves.length) {
     showNote(
       t("%(play)s can be played: press Play.", {
-        play: moves.length === 1 ? playWords(moves[0], S.view.revolution) : cardsShort(codes),
+        play: moves.length === 1 ? playWords(moves[0], reversedOrder()) : cardsShort(codes),
       }),
     );
     return;
@@ -802,7 +884,9 @@ function buildOptionsForm() {
       "aria-describedby": `${id}-help`,
       onchange: (event) => {
         const raw = event.target.value;
-        const value = option.kind === "choice" && option.name === "first_lead" ? raw : Number(raw);
+        // a choice keeps its value's own type (a name or a number), from the options table
+        const chosen = option.values ? option.values.find((v) => String(v.value) === raw) : null;
+        const value = chosen ? chosen.value : Number(raw);
         sendOptions({ [option.name]: value });
       },
     });
@@ -872,17 +956,18 @@ function renderOptions() {
       const isLocked = locked.has(option.name);
       row.classList.toggle("is-locked", isLocked);
       row.querySelector(".locked-badge").hidden = !isLocked;
-      control.disabled = isLocked;
+      // an option that needs another (the spade three needs a joker) waits for it
+      const needs = option.requires;
+      const waiting = Boolean(needs) && !(Number(rules[needs.option]) >= needs.at_least);
+      control.disabled = isLocked || (waiting && !rules[option.name]);
       if (option.kind === "bool") {
         control.checked = Boolean(rules[option.name]);
-      } else if (option.name === "players") {
+      } else if (option.kind === "number") {
+        // the option's range, or the narrower one its preset sets (players: 3-6 in cardverse)
+        const [low, high] = (preset.ranges || {})[option.name] || [option.min, option.max];
         const values = [];
-        for (let n = preset.min; n <= preset.max; n += 1) values.push({ value: n, label: String(n) });
-        fillSelect(control, values, rules.players);
-      } else if (option.name === "rounds") {
-        const values = [];
-        for (let n = option.min; n <= option.max; n += 1) values.push({ value: n, label: String(n) });
-        fillSelect(control, values, rules.rounds);
+        for (let n = low; n <= high; n += 1) values.push({ value: n, label: String(n) });
+        fillSelect(control, values, rules[option.name]);
       } else {
         fillSelect(control, option.values, rules[option.name]);
       }
@@ -932,6 +1017,10 @@ function renderGame() {
   });
   const revolution = $("revolution");
   revolution.hidden = !view.revolution;
+  $("jack-back").hidden = !view.jack_back;
+  $("lock").hidden = !(view.lock && view.lock.length);
+  $("lock-suits").textContent =
+    view.lock && view.lock.length ? t("Locked to %(suits)s", { suits: suitWords(view.lock) }) : "";
   renderPlayers();
   renderTrick();
   renderExchange();
@@ -1022,13 +1111,13 @@ function renderTrick() {
       );
       continue;
     }
-    const words = playWords(entry, view.revolution);
+    const words = playWords(entry, reversedOrder());
     items.push(
       el(
         "li",
         { class: top && top.index === index ? "trick-play is-top" : "trick-play" },
         el("span", { class: "trick-who", text: who }),
-        cardRow(entry.cards, view.revolution, words),
+        cardRow(entry.cards, reversedOrder(), words),
       ),
     );
   }
@@ -1239,7 +1328,7 @@ function focusCard(code) {
 function renderHand() {
   const view = S.view;
   const hand = $("hand");
-  const order = sortCards(view.hand, view.revolution);
+  const order = sortCards(view.hand, reversedOrder());
   const hadFocus = hand.contains(document.activeElement);
   for (const [code, button] of handButtons) {
     if (!order.includes(code)) {
@@ -1278,10 +1367,13 @@ function renderHand() {
 function renderActions() {
   const view = S.view;
   const turn = myTurn();
+  const owed = owedByMe();
   const exchange = view.phase === "exchange";
   const playButton = $("play-button");
-  playButton.textContent = exchange ? t("Give back") : t("Play");
-  const canPass = turn && !exchange && legalMoves().some((m) => m.action === "pass");
+  if (exchange) playButton.textContent = t("Give back");
+  else if (owed) playButton.textContent = owed.kind === "give" ? t("Give") : t("Discard");
+  else playButton.textContent = t("Play");
+  const canPass = turn && !exchange && !owed && legalMoves().some((m) => m.action === "pass");
   const out = view.finished.includes(S.seat) || view.hand.length === 0;
   $("actions").hidden = out || view.phase === "round_over" || view.phase === "game_over";
   playButton.setAttribute("aria-disabled", String(!turn || S.busy || S.selected.size === 0));
@@ -1293,7 +1385,7 @@ function renderActions() {
   }
   app.dataset.selection = selection;
   const passButton = $("pass-button");
-  passButton.hidden = exchange;
+  passButton.hidden = exchange || Boolean(owed);
   passButton.setAttribute("aria-disabled", String(!canPass || S.busy));
   $("clear-button").hidden = S.selected.size === 0;
   $("hand-keys").hidden = $("actions").hidden;
@@ -1313,7 +1405,7 @@ function renderChoices() {
         el("button", {
           type: "button",
           class: "button",
-          text: describeMove(move, S.view.revolution),
+          text: describeMove(move, reversedOrder()),
           onclick: () => playMove(move),
         }),
       ),
