@@ -6,6 +6,8 @@
 - :mod:`.store`: the SQLite append-only event log that tables are restored from;
 - :mod:`.viewfilter`: the one function every outgoing message to a seat passes through;
 - :mod:`.botrunner`: computer players' decisions off the event loop;
+- :mod:`.story`: the round's events for the log, the score sheet, final titles, the away list;
+- :mod:`.heartbeat`: finding a dead connection within 5 s at both ends;
 - :mod:`.cli`: ``cardverse serve``.
 """
 

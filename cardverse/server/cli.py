@@ -35,6 +35,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
     import uvicorn
 
     from .app import create_app
+    from .heartbeat import heartbeat_limits
     from .tables import Settings
 
     logging.basicConfig(
@@ -72,8 +73,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         "log_level": args.log_level,
         "ws_max_size": 64 * MAX_MESSAGE_BYTES,  # larger: refused with a message, not closed
         "ws_per_message_deflate": False,
-        "ws_ping_interval": 20.0,
-        "ws_ping_timeout": 20.0,
+        **heartbeat_limits(),  # the heartbeat: a dead connection is found within 5 s
         "access_log": args.access_log,
         "lifespan": "on",
         "timeout_graceful_shutdown": 3,

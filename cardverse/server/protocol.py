@@ -470,10 +470,14 @@ class RoundOverEvent(_Server):
 
 
 class GameOverEvent(_Server):
+    """``standings``: each seat's place by total points (0 = first, ties shared); ``titles``:
+    the title of that place (tied seats share the higher one)."""
+
     event: Literal["game_over"]
     game: int
     points: list[int]
     standings: list[int]
+    titles: dict[str, str]
 
 
 Event = Annotated[
@@ -511,6 +515,7 @@ class Hello(_Server):
     type: Literal["hello"]
     protocol: int
     table_id: str
+    server_time: int
     limits: Limits
 
 
@@ -560,8 +565,33 @@ class Stamp(_Server):
 
 
 class TimerInfo(_Server):
+    """``deadline``: when the time runs out, in ms of the server's wall clock (Unix epoch);
+    ``ends_in``: seconds left when the message was made."""
+
     seat: int
     ends_in: float
+    deadline: int
+
+
+class ScoreSheet(_Server):
+    """Points per round (``rounds[r][seat]``), the totals, and once the game is over each
+    seat's final place by totals (0 = first, ties shared) with its title."""
+
+    rounds: list[list[int]]
+    totals: list[int]
+    standings: list[int] | None
+    titles: dict[str, str] | None
+
+
+class AwayAction(_Server):
+    """An action the stand-in computer player took for you; ``cards`` (and ``jokers``) only
+    for the current round, ``count`` always for a play or a give."""
+
+    round: int
+    action: Literal["play", "pass", "give", "discard"]
+    count: int | None = None
+    cards: list[str] | None = None
+    jokers: dict[str, str] | None = None
 
 
 class State(_Server):
@@ -573,6 +603,9 @@ class State(_Server):
     view: ViewModel
     timer: TimerInfo | None
     events: list[Event]
+    score: ScoreSheet
+    log: list[Event] | None = None
+    away: list[AwayAction] | None = None
 
 
 class Presence(_Server):
@@ -612,8 +645,11 @@ class Replaced(_Server):
 
 
 class Pong(_Server):
+    """``server_time``: the server's wall clock (ms, Unix epoch) when it answered."""
+
     type: Literal["pong"]
     seq: int | None = None
+    server_time: int
 
 
 ServerMessage = Annotated[

@@ -40,7 +40,6 @@ from ..engine import (
     from_move,
     player_view,
     rules_from_dict,
-    standings,
     to_move,
 )
 from ..engine.cards import CardError, parse_card
@@ -51,6 +50,7 @@ from .botrunner import BotRunner
 from .narrate import protocol_events
 from .protocol import ProtocolError
 from .store import Store, StoredEvent
+from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import render
 from .wire import WireViews
 
@@ -151,6 +151,8 @@ class Table:
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
         self.wire = WireViews()
+        self.story = RoundStory()  # the round's events, sent again with a full state
+        self.away = AwayLog()  # what stand-in computer players did for absent people
         self.live = False  # False while restoring: nothing is told, nothing scheduled
         self._events: list[dict[str, Any]] = []  # game events of the changes not yet told
         self._table_changed = False
@@ -276,6 +278,8 @@ class Table:
         seat = data["seat"]
         move = to_move(Action(**_action_fields(data["action"])))
         events = self._events
+        if data.get("actor") == "auto":
+            self.away.record(seat, game.round_number, data["action"])
         exchanging = game.phase is Phase.EXCHANGE
         events.extend(protocol_events(game.apply(move, seat)))  # told from the engine's events
         if exchanging and not game.pending:  # the exchange is over: play begins
@@ -285,12 +289,14 @@ class Table:
             self.phase = "over"
             record = record_to_json(game, self._record_players())
             self.records.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+            places, titles = final_titles(list(game.points))
             events.append(
                 {
                     "event": "game_over",
                     "game": self.game_number,
                     "points": list(game.points),
-                    "standings": standings(list(game.points)),
+                    "standings": places,
+                    "titles": titles,
                 }
             )
             self._table_changed = True
@@ -315,6 +321,7 @@ class Table:
                 raise ValueError(f"table {table_id}: event {event.n} out of order")
             table._apply(event.kind, event.data)
             table.n += 1
+        table.story.add(table._events)
         table._events.clear()
         table._table_changed = False
         return table
@@ -340,6 +347,7 @@ class Table:
                 "type": "hello",
                 "protocol": P.PROTOCOL_VERSION,
                 "table_id": self.id,
+                "server_time": round(time.time() * 1000),
                 "limits": {
                     "max_message_bytes": P.MAX_MESSAGE_BYTES,
                     "max_name_length": P.MAX_NAME_LENGTH,
@@ -382,7 +390,10 @@ class Table:
     def _handle(self, conn: Conn, message: P._Client) -> None:
         kind = message.type
         if kind == "ping":
-            self._send(conn, {"type": "pong", "seq": getattr(message, "seq", None)})
+            now = round(time.time() * 1000)
+            self._send(
+                conn, {"type": "pong", "seq": getattr(message, "seq", None), "server_time": now}
+            )
             return
         if kind == "join":
             assert isinstance(message, P.Join)
@@ -404,6 +415,7 @@ class Table:
             self._set_auto(seat, None)
             if seq is not None:
                 self._ack(conn, seq)
+            self._send_full(conn)  # with what the computer player did meanwhile
             return
         assert seq is not None
         if seq <= seat.last_seq:
@@ -500,7 +512,7 @@ class Table:
     def _send_full(self, conn: Conn) -> None:
         self._send(conn, self._table_message())
         if self.game is not None and conn.seat is not None:
-            self._send(conn, self._state_message(conn.seat, []))
+            self._send(conn, self._state_message(conn.seat, [], full=True))
 
     def _not_playing(self) -> None:
         if self.phase == "playing":
@@ -644,6 +656,7 @@ class Table:
         table_changed = self._table_changed
         self._events = []
         self._table_changed = False
+        self.story.add(events)
         if events:
             self._schedule()
         if table_changed:
@@ -663,6 +676,7 @@ class Table:
         shared = self.wire.shared(game, played)
         stamp = self._stamp()
         timer = self._timer_info()
+        score = score_sheet(game)
         for seat in self.seats:
             conn = seat.conn
             if conn is None:
@@ -673,21 +687,34 @@ class Table:
                 "at": stamp,
                 "timer": timer,
                 "events": events,
+                "score": score,
                 "view": self.wire.seat_view(game, seat.index, shared),
             }
             conn.send(render(message, seat.index, game, played=played))
 
-    def _state_message(self, index: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def _state_message(
+        self, index: int, events: list[dict[str, Any]], *, full: bool = False
+    ) -> dict[str, Any]:
+        """A seat's state; ``full`` (after join, sync, back) adds the round's events so far
+        (``log``) and what a stand-in did for this seat while it was away (``away``)."""
         game = self.game
         assert game is not None
-        return {
+        message: dict[str, Any] = {
             "type": "state",
             "v": self.v,
             "at": self._stamp(),
             "timer": self._timer_info(),
             "events": events,
+            "score": score_sheet(game),
             "view": self.wire.seat_view(game, index, self.wire.shared(game)),
         }
+        if full:
+            message["log"] = list(self.story.events)
+            if self.seats[index].auto is None:
+                away = self.away.take(index, game)
+                if away:
+                    message["away"] = away
+        return message
 
     def _stamp(self) -> dict[str, int]:
         game = self.game
@@ -702,7 +729,9 @@ class Table:
             return None
         seat, deadline = self._deadline
         remaining = max(0.0, deadline - asyncio.get_running_loop().time())
-        return {"seat": seat, "ends_in": round(remaining, 3)}
+        # the same moment on the server's wall clock (ms), for clients that measured the offset
+        wall = round((time.time() + remaining) * 1000)
+        return {"seat": seat, "ends_in": round(remaining, 3), "deadline": wall}
 
     def _presence(self, seat: Seat) -> None:
         if not self.live:
@@ -832,6 +861,8 @@ class Table:
         """A computer player starts (or stops) standing in for a person."""
         if seat.auto == auto:
             return
+        if seat.auto is None:
+            self.away.start(seat.index)
         seat.auto = auto
         self._presence(seat)
         game = self.game

@@ -122,20 +122,24 @@ def share(text: str, game: Game | None, played: int | None = None, skip: int = 0
 
 
 def _resolve_private(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    events = message.get("events")
-    if not events or not any("_private" in e for e in events):
-        return message
-    resolved = []
-    for event in events:
-        private = event.get("_private")
-        if private is None:
-            resolved.append(event)
+    """Resolve the private parts of the events of ``events`` and of ``log`` (the round's
+    events sent again with a full state)."""
+    for key in ("events", "log"):
+        events = message.get(key)
+        if not events or not any("_private" in e for e in events):
             continue
-        public = {k: v for k, v in event.items() if k != "_private"}
-        if seat is not None and seat in private["seats"]:
-            public.update({k: v for k, v in private.items() if k != "seats"})
-        resolved.append(public)
-    return {**message, "events": resolved}
+        resolved = []
+        for event in events:
+            private = event.get("_private")
+            if private is None:
+                resolved.append(event)
+                continue
+            public = {k: v for k, v in event.items() if k != "_private"}
+            if seat is not None and seat in private["seats"]:
+                public.update({k: v for k, v in private.items() if k != "seats"})
+            resolved.append(public)
+        message = {**message, key: resolved}
+    return message
 
 
 def _cards_in(value: Any, found: list[str]) -> None:

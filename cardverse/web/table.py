@@ -1,7 +1,11 @@
 """The table page at ``/t/{table_id}``: its server-rendered shell and what its ES modules need.
 
 The page itself holds no game state: ``static/js/table.js`` opens the table's WebSocket
-(docs/protocol.md) and draws the lobby, the play and the results from the server's messages.
+(docs/protocol.md) and draws the lobby, the play and the results from the server's messages,
+with a module per idea (``table-state.js`` the one state object and the messages' effect on it,
+``table-narration.js`` the log and announcements, ``table-board.js`` the opponents and the
+pile, ``table-hand.js`` the hand and the choosing, ``table-lobby.js``, ``table-results.js``,
+``table-motion.js``, ``table-signals.js``, ``table-net.js`` the connection).
 The shell gives it, in the person's language, every word that the code picks at run time (card,
 rank, title, level, option names and values: :func:`table_config`) and the SVG of every card.
 
@@ -20,6 +24,7 @@ from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import PRESETS, SPECS
 from ..engine.parts.base import BOOL, CHOICE
 from ..notation import NotationError, read_position
+from ..server.heartbeat import client_settings
 from .cards import card_svg
 from .i18n import Translator
 from .messages import (
@@ -105,6 +110,7 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
         },
         "options": _option_entries(t),
         "timers": TIMER_CHOICES,
+        "heartbeat": client_settings(),
     }
 
 

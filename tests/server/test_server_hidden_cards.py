@@ -11,6 +11,7 @@ Messages without ``at`` (table, presence, acks…) may hold no card at all.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -147,7 +148,21 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
         if bots:
             assert (await host.request({"type": "add_bot", "level": "easy"}))["type"] == "ack"
         assert (await host.request({"type": "start"}))["type"] == "ack"
-        await play_randomly(clients, random.Random(seed), timeout=120)
+        # Now and then a client asks for its full state again (as after a reload): the round's
+        # log and the score sheet come with it, and must hold nothing hidden either.
+        rng = random.Random(seed)
+        syncs: list[asyncio.Task[None]] = []
+
+        def over_or_sync() -> bool:
+            if not syncs or rng.random() < 0.05:
+                client = rng.choice(clients)
+                syncs.append(asyncio.get_running_loop().create_task(client.send({"type": "sync"})))
+            state = clients[0].last_state()
+            return state is not None and state["view"]["phase"] == "game_over"
+
+        await play_randomly(clients, rng, until=over_or_sync, timeout=120)
+        await asyncio.gather(*syncs)
+        assert syncs, "no client asked for its full state"
         import httpx
 
         record = httpx.get(

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,25 +51,60 @@ def make_app(data_dir: Path):  # type: ignore[no-untyped-def]
     return create_app(data_dir=data_dir, **TEST_SETTINGS)
 
 
+class LiveServer:
+    """A real uvicorn server on 127.0.0.1 with a free port, in a thread of this process."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        from cardverse.server.heartbeat import heartbeat_limits
+
+        self.app = app
+        port = _free_port()
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="auto",
+            **heartbeat_limits(),
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="web-test-server", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{port}"
+
+    @property
+    def service(self) -> Any:
+        return self.app.state.service
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real uvicorn server on 127.0.0.1 with a free port, in a thread of this process."""
-    import uvicorn
+    """The shared test server (see TEST_SETTINGS)."""
+    live = LiveServer(make_app(tmp_path_factory.mktemp("data")))
+    yield live.url
+    live.stop()
 
-    app = make_app(tmp_path_factory.mktemp("data"))
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="auto")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="web-test-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+
+@pytest.fixture(scope="session")
+def quick_grace_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose computer player stands in for a disconnected person after 0.3 s."""
+    from cardverse.server.app import create_app
+
+    app = create_app(data_dir=tmp_path_factory.mktemp("grace"), **{**TEST_SETTINGS, "grace": 0.3})
+    live = LiveServer(app)
+    yield live
+    live.stop()
 
 
 @pytest.fixture(scope="session")

@@ -181,6 +181,7 @@ def test_two_people_and_two_computers_play_a_whole_game(
 
     # The host creates a table and picks the CardVerse preset: its locked options show locked.
     link = create_table(host, server_url, "en", "Ada")
+    host.click("#options-details summary")  # the options fold away under their summary
     host.check("input[name=preset][value=cardverse]")
     wait_for(host, "document.querySelector('#option-equal_plays').disabled")
     assert host.is_visible('[data-option="equal_plays"] .locked-badge')
@@ -195,6 +196,7 @@ def test_two_people_and_two_computers_play_a_whole_game(
     guest.keyboard.press("Enter")
     wait_for(guest, f"document.querySelector('{APP}').dataset.seated === 'true'")
     wait_for(host, "document.querySelectorAll('#seat-list .seat-human').length === 2")
+    guest.click("#options-details summary")
     guest_options = guest.inner_text("#options-list")
     assert "Equal plays" in guest_options and "locked" in guest_options
     assert "Number of rounds\n2" in guest_options
@@ -271,11 +273,11 @@ def test_two_people_and_two_computers_play_a_whole_game(
 def reload_returns_to_seat(page: Any) -> None:
     """A reload puts the person back in the same seat with the same cards."""
     before = hand(page)
-    seat = page.get_attribute("#players .is-me", "data-seat")
+    seat = page.evaluate("window.cardverseTable.state.seat")
     page.reload()
     wait_for(page, f"document.querySelector('{APP}').dataset.seated === 'true'")
     wait_for(page, "document.querySelectorAll('#hand .hand-card').length > 0")
-    assert page.get_attribute("#players .is-me", "data-seat") == seat
+    assert page.evaluate("window.cardverseTable.state.seat") == seat
     assert hand(page) == before or data(page, "game") != "play"
 
 
@@ -337,7 +339,7 @@ def test_the_table_speaks_each_language(
     no_english("play")
     check_page(page, f"play {lang}")
 
-    page.click("#rules-button")
+    page.click("#game-rules-button")
     wait_for(page, "document.querySelector('#rules-body .rules-sheet') !== null")
     assert page.is_visible("#rules-dialog")
     no_english("rules sheet")

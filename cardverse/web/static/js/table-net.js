@@ -1,10 +1,22 @@
 // The table's WebSocket (docs/protocol.md): connecting, coming back after a drop, the seat
-// token kept in localStorage, and numbered messages (seq) that may safely be sent again.
+// token kept in localStorage, numbered messages (seq) that may safely be sent again, the
+// heartbeat that finds a dead connection within 5 s (cardverse/server/heartbeat.py), and the
+// offset of the server's clock, measured on connecting, for the turn deadline.
 
 const SEAT_KEY = "cardverse.seat.";
 const RETRY_MS = [300, 800, 1500, 3000, 5000];
-const PING_EVERY_MS = 20000;
-const SILENCE_MS = 50000; // nothing heard for this long: the connection is taken as dead
+// The heartbeat's timing comes from the page (cardverse/server/heartbeat.py); these are its
+// usual values: a ping every 2 s, dead after 4 s of silence, checked every second.
+let TICK_MS = 1000;
+let PING_EVERY_MS = 2000;
+let SILENCE_MS = 4000;
+
+export function setHeartbeat(settings) {
+  if (!settings) return;
+  TICK_MS = settings.tickMs || TICK_MS;
+  PING_EVERY_MS = settings.pingMs || PING_EVERY_MS;
+  SILENCE_MS = settings.silenceMs || SILENCE_MS;
+}
 
 export function storedSeat(tableId) {
   try {
@@ -43,8 +55,14 @@ export class TableConnection {
     this.retryTimer = null;
     this.pingTimer = null;
     this.lastHeard = Date.now();
+    this.lastTick = Date.now();
+    this.lastPing = 0;
+    this.pingSent = null; // when the unanswered ping left (ms, Date.now())
+    this.offset = 0; // the server's clock minus this one's (ms)
+    this.offsetRtt = Infinity; // the round trip of the best measurement on this connection
     this.nextSeq = 1;
     this.pending = null; // the last numbered message not yet answered: {seq, message}
+    this.queued = null; // a message waiting for the connection to open
     this.everOpen = false;
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
@@ -61,6 +79,9 @@ export class TableConnection {
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
     this.handlers.onStatus(this.everOpen ? "reconnecting" : "connecting");
+    this.lastHeard = Date.now();
+    this.offsetRtt = Infinity;
+    this.startPing();
     let socket;
     try {
       socket = new WebSocket(this.url());
@@ -74,9 +95,11 @@ export class TableConnection {
       this.attempt = 0;
       this.everOpen = true;
       this.lastHeard = Date.now();
-      this.startPing();
+      this.ping(); // the first round trip measures the clock offset
       const seat = storedSeat(this.tableId);
       if (seat) this.sendRaw({ type: "join", token: seat.token });
+      else if (this.queued) this.sendRaw(this.queued); // asked for before the connection was open
+      this.queued = null;
       this.handlers.onStatus("open");
     });
     socket.addEventListener("message", (event) => {
@@ -88,6 +111,7 @@ export class TableConnection {
       } catch {
         return;
       }
+      this.measure(message);
       this.track(message);
       this.handlers.onMessage(message);
     });
@@ -121,6 +145,31 @@ export class TableConnection {
     }
   }
 
+  // The server's clock: from `hello` (one way), then from each pong (half the round trip).
+  measure(message) {
+    const now = Date.now();
+    if (message.type === "hello" && typeof message.server_time === "number" && this.offsetRtt === Infinity) {
+      this.offset = message.server_time - now;
+      this.offsetRtt = 1e9;
+    } else if (message.type === "pong" && typeof message.server_time === "number" && this.pingSent !== null) {
+      const rtt = now - this.pingSent;
+      this.pingSent = null;
+      if (rtt <= this.offsetRtt) {
+        this.offset = message.server_time - (now - rtt / 2);
+        this.offsetRtt = rtt;
+      }
+    }
+  }
+
+  serverNow() {
+    return Date.now() + this.offset;
+  }
+
+  ping() {
+    this.lastPing = Date.now();
+    if (this.sendRaw({ type: "ping" }) && this.pingSent === null) this.pingSent = this.lastPing;
+  }
+
   scheduleRetry() {
     if (this.stopped) return;
     this.handlers.onStatus(this.everOpen ? "reconnecting" : "connecting");
@@ -144,7 +193,8 @@ export class TableConnection {
 
   startPing() {
     this.stopPing();
-    this.pingTimer = setInterval(() => this.check(), PING_EVERY_MS);
+    this.lastTick = Date.now();
+    this.pingTimer = setInterval(() => this.check(), TICK_MS);
   }
 
   stopPing() {
@@ -154,15 +204,24 @@ export class TableConnection {
 
   check() {
     const socket = this.socket;
+    const now = Date.now();
+    const late = now - this.lastTick > TICK_MS * 3; // the tab slept (timers were held back)
+    this.lastTick = now;
     if (!socket) {
       this.reconnectNow();
       return;
     }
-    if (Date.now() - this.lastHeard > SILENCE_MS) {
+    if (late) {
+      this.lastHeard = now; // give the connection a fresh chance to answer
+      this.pingSent = null;
+    } else if (now - this.lastHeard > SILENCE_MS) {
       this.drop();
       return;
     }
-    if (socket.readyState === WebSocket.OPEN) this.sendRaw({ type: "ping" });
+    if (socket.readyState === WebSocket.OPEN && now - this.lastPing >= PING_EVERY_MS) {
+      if (this.pingSent !== null && now - this.pingSent > SILENCE_MS) this.pingSent = null;
+      this.ping();
+    }
   }
 
   // Lose the connection as a network failure would (also used by the browser tests).
@@ -170,7 +229,7 @@ export class TableConnection {
     const socket = this.socket;
     if (!socket) return;
     this.socket = null;
-    this.stopPing();
+    this.pingSent = null;
     try {
       socket.close();
     } catch {
@@ -181,6 +240,11 @@ export class TableConnection {
 
   get open() {
     return Boolean(this.socket && this.socket.readyState === WebSocket.OPEN);
+  }
+
+  // An unnumbered message that should go as soon as the connection is open (taking a seat).
+  sendSoon(message) {
+    if (!this.sendRaw(message)) this.queued = message;
   }
 
   sendRaw(message) {

@@ -1,0 +1,212 @@
+// What happened, in words: the server's events as sentences (the "What happened" log, kept by
+// the server for the round so it survives a reload), the screen-reader announcements, and the
+// list of what the computer did while the person was away.
+import { t, tn } from "./i18n.js";
+import { cardsShort, playWords } from "./table-cards.js";
+import { $, el } from "./table-dom.js";
+import { S, config, seatName } from "./table-state.js";
+
+export function announce(text, urgent = false) {
+  if (!text) return;
+  const region = urgent ? $("alerts") : $("announcer");
+  // a fresh node each time, so that a repeated sentence is read again
+  region.replaceChildren(el("p", { text }));
+}
+
+export function describeEvent(event) {
+  const who = (seat) => seatName(seat);
+  const me = (seat) => seat === S.seat;
+  switch (event.event) {
+    case "game_started":
+      return t("Game %(game)s begins.", { game: event.game });
+    case "round_started":
+      return event.exchange
+        ? t("Round %(round)s begins with the card exchange.", { round: event.round })
+        : t("Round %(round)s begins: %(name)s leads.", {
+            round: event.round,
+            name: who(event.leader),
+          });
+    case "gift":
+    case "give":
+    case "seven_pass":
+      if (event.cards && me(event.seat)) {
+        return t("You give %(cards)s to %(name)s.", {
+          cards: cardsShort(event.cards),
+          name: who(event.to),
+        });
+      }
+      if (event.cards && me(event.to)) {
+        return t("%(name)s gives you %(cards)s.", {
+          cards: cardsShort(event.cards),
+          name: who(event.seat),
+        });
+      }
+      return tn(
+        "%(giver)s gives %(receiver)s %(num)s card.",
+        "%(giver)s gives %(receiver)s %(num)s cards.",
+        event.count,
+        { giver: who(event.seat), receiver: who(event.to) },
+      );
+    case "exchange_done":
+      return t("The card exchange is over: %(name)s leads.", { name: who(event.leader) });
+    case "play": {
+      // in the natural order, so that the sentence is the same whenever it is read again
+      const what = playWords({ action: "play", cards: event.cards, jokers: event.jokers }, false);
+      return me(event.seat)
+        ? t("You play %(play)s.", { play: what })
+        : t("%(name)s plays %(play)s.", { name: who(event.seat), play: what });
+    }
+    case "pass":
+      return me(event.seat) ? t("You pass.") : t("%(name)s passes.", { name: who(event.seat) });
+    case "revolution":
+      return event.on
+        ? t("Revolution! The order of the cards is reversed.")
+        : t("Counter-revolution: the normal order is back.");
+    case "went_out":
+      if (event.how === "forbidden") {
+        return me(event.seat)
+          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place: event.place })
+          : t("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s.", {
+              name: who(event.seat),
+              place: event.place,
+            });
+      }
+      if (event.how === "downfall") {
+        return me(event.seat)
+          ? t("Downfall: you lose the presidency and take place %(place)s.", { place: event.place })
+          : t("Downfall: %(name)s loses the presidency and takes place %(place)s.", {
+              name: who(event.seat),
+              place: event.place,
+            });
+      }
+      return me(event.seat)
+        ? t("You are out of cards: place %(place)s.", { place: event.place })
+        : t("%(name)s is out of cards: place %(place)s.", {
+            name: who(event.seat),
+            place: event.place,
+          });
+    case "jack_back":
+      return event.on
+        ? t("Jack back! The order is reversed until the trick ends.")
+        : t("The jack back is over.");
+    case "lock":
+      return t("Suit lock: until the trick ends, only %(suits)s.", { suits: suitWords(event.suits) });
+    case "owed":
+      if (event.kind === "give") {
+        return me(event.seat)
+          ? tn("Give %(num)s card to %(name)s.", "Give %(num)s cards to %(name)s.", event.count, { name: who(event.to) })
+          : tn("%(giver)s owes %(receiver)s %(num)s card.", "%(giver)s owes %(receiver)s %(num)s cards.", event.count, {
+              giver: who(event.seat),
+              receiver: who(event.to),
+            });
+      }
+      return me(event.seat)
+        ? tn("Discard %(num)s card.", "Discard %(num)s cards.", event.count)
+        : tn("%(name)s must discard %(num)s card.", "%(name)s must discard %(num)s cards.", event.count, {
+            name: who(event.seat),
+          });
+    case "discard":
+      return me(event.seat)
+        ? t("You discard %(cards)s.", { cards: cardsShort(event.cards) })
+        : t("%(name)s discards %(cards)s.", { name: who(event.seat), cards: cardsShort(event.cards) });
+    case "trick_won": {
+      const text = takenWords(event);
+      if (event.leader === null || event.leader === undefined || event.leader === event.seat) {
+        return text;
+      }
+      const next = me(event.leader) ? t("You lead.") : t("%(name)s leads.", { name: who(event.leader) });
+      return `${text} ${next}`;
+    }
+    case "round_over": {
+      const titles = event.places
+        .map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`)
+        .join(", ");
+      return t("Round %(round)s is over: %(titles)s.", { round: event.round, titles });
+    }
+    case "game_over": {
+      const winners = event.standings
+        .map((place, seat) => (place === 0 ? who(seat) : null))
+        .filter((name) => name !== null);
+      return t("The game is over. Winner: %(names)s.", { names: winners.join(", ") });
+    }
+    default:
+      return "";
+  }
+}
+
+// The suits of a lock in words ("hearts and spades"), from the page's config.
+function suitWords(suits) {
+  return suits.map((suit) => config.suits[suit] || suit).join(", ");
+}
+
+// "Bo takes the trick." / "You clear the pile."
+export function takenWords(event) {
+  if (event.seat === S.seat) return event.cleared ? t("You clear the pile.") : t("You take the trick.");
+  if (event.cleared) return t("%(name)s clears the pile.", { name: seatName(event.seat) });
+  return t("%(name)s takes the trick.", { name: seatName(event.seat) });
+}
+
+// The rounds finished before the current one, a line each (their places are public and in
+// the state, so the lines are the same after a reload), then this round's events.
+export function logLines() {
+  const started = S.events.find((event) => event.event === "round_started");
+  const current = started ? started.round : S.view ? S.view.round : 1;
+  const earlier = (S.view ? S.view.places : []).slice(0, Math.max(0, current - 1));
+  const summaries = earlier.map((order, index) =>
+    t("Round %(round)s: %(places)s", {
+      round: index + 1,
+      places: order.map((seat, place) => `${place + 1}. ${seatName(seat)}`).join(", "),
+    }),
+  );
+  return [...summaries, ...S.events.map(describeEvent).filter(Boolean)];
+}
+
+// The round's log: in full in the side panel (wide screens) and in the log dialog; the last
+// line under the pile.
+export function renderLog() {
+  const lines = logLines();
+  const items = () => lines.map((line) => el("li", { text: line }));
+  const list = $("log");
+  if (list.dataset.lines !== String(lines.length) || list.dataset.first !== (lines[0] || "")) {
+    list.replaceChildren(...items());
+    list.dataset.lines = String(lines.length);
+    list.dataset.first = lines[0] || "";
+    list.scrollTop = list.scrollHeight;
+  }
+  if ($("log-dialog").open) $("log-full").replaceChildren(...items());
+  $("ticker").textContent = lines.length ? lines[lines.length - 1] : "";
+}
+
+// One action of the stand-in computer player, in words.
+function awayWords(entry) {
+  if (entry.action === "pass") return t("passed");
+  if (entry.cards) {
+    const what = playWords({ action: "play", cards: entry.cards, jokers: entry.jokers }, false);
+    return entry.action === "give"
+      ? t("gave back %(cards)s", { cards: what })
+      : t("played %(cards)s", { cards: what });
+  }
+  return entry.action === "give"
+    ? tn("gave back %(num)s card", "gave back %(num)s cards", entry.count || 0)
+    : tn(
+        "played %(num)s card in round %(round)s",
+        "played %(num)s cards in round %(round)s",
+        entry.count || 0,
+        { round: entry.round },
+      );
+}
+
+export function renderAway() {
+  const box = $("away");
+  const entries = S.away;
+  box.hidden = !entries;
+  if (!entries) return;
+  // in the pile area during a game, above the results when it is over
+  const home = S.view && S.view.phase !== "game_over" && !$("game").hidden ? $("board") : $("away-home");
+  if (box.parentElement !== home) home.prepend(box);
+  const list = $("away-list");
+  if (list.dataset.count !== String(entries.length)) {
+    list.replaceChildren(...entries.map((entry) => el("li", { text: awayWords(entry) })));
+    list.dataset.count = String(entries.length);
+  }
+}

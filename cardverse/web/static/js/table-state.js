@@ -1,0 +1,211 @@
+// The one state object of the table page and what follows from it. The server's messages
+// update it here (and only here); everything on the screen is drawn from it, so a reconnect
+// or a reload draws the same screen as a live update.
+import { t } from "./i18n.js";
+import { setNames } from "./table-cards.js";
+import { forgetSeat, storeSeat } from "./table-net.js";
+
+export const config = JSON.parse(document.getElementById("table-config").textContent);
+setNames(config);
+export const tableId = config.tableId;
+
+export const S = {
+  status: "connecting",
+  seat: null, // my seat, once the server welcomed me
+  table: null, // the last `table` message
+  state: null, // the last `state` message
+  view: null,
+  timer: null, // {seat, deadline (ms of the server's clock), ends (ms, local fallback)}
+  score: null, // the score sheet of the last state
+  events: [], // the events of this round, as the server keeps them ("What happened")
+  taken: null, // a trick just won, shown a moment: {seat, cleared, play, until}
+  away: null, // what the computer did for me while I was away
+  selected: new Set(),
+  choices: null, // legal moves the selection could mean, when more than one
+  busy: false, // a move was sent and is not answered yet
+  lastGame: null, // the last game_over event
+  noteAsked: 0,
+  warnedSeconds: false,
+  everWelcomed: false,
+  optionsRefused: 0,
+};
+
+// Filled in by table.js: sending a numbered message, drawing the screen, the server's clock.
+export const hooks = {
+  send: () => {},
+  sendRaw: () => {},
+  render: () => {},
+  serverNow: () => Date.now(),
+  pending: () => false,
+};
+
+export const TAKEN_MS = 1500; // a won trick stays on the table this long before it is swept
+
+export function seats() {
+  return S.table ? S.table.seats : [];
+}
+
+export function seatName(index) {
+  const seat = seats()[index];
+  if (!seat) return t("Seat %(number)s", { number: index + 1 });
+  if (seat.kind === "bot") return t("Computer %(number)s", { number: index + 1 });
+  if (seat.kind === "empty" || !seat.name) return t("Seat %(number)s", { number: index + 1 });
+  return seat.name;
+}
+
+export function seatNames() {
+  return seats().map((_, index) => seatName(index));
+}
+
+export function isHost() {
+  return S.table !== null && S.seat !== null && S.table.host === S.seat;
+}
+
+export function tablePhase() {
+  return S.table ? S.table.phase : null;
+}
+
+export function gamePhase() {
+  return S.view ? S.view.phase : null;
+}
+
+export function myTurn() {
+  const view = S.view;
+  return Boolean(
+    view &&
+      tablePhase() === "playing" &&
+      view.turn === S.seat &&
+      view.legal_moves.length > 0 &&
+      (view.phase === "play" || view.phase === "exchange"),
+  );
+}
+
+export function legalMoves() {
+  return myTurn() ? S.view.legal_moves : [];
+}
+
+export function giveCount() {
+  const moves = legalMoves().filter((m) => m.action === "give" || m.action === "discard");
+  return moves.length ? moves[0].cards.length : 0;
+}
+
+// A seven pass or ten discard I owe now (R36, R37): {seat, kind, count, receiver}, else null.
+export function owedByMe() {
+  const owed = S.view ? S.view.owed : null;
+  return owed && owed.seat === S.seat && myTurn() ? owed : null;
+}
+
+// Whether the order in force is reversed: a revolution or a jack back, not both (R32).
+export function reversedOrder() {
+  return Boolean(S.view && S.view.revolution !== S.view.jack_back);
+}
+
+// Seconds left on the turn timer (null: no timer), by the server's deadline.
+export function timeLeftMs() {
+  const timer = S.timer;
+  if (!timer) return null;
+  const left = timer.deadline !== null ? timer.deadline - hooks.serverNow() : timer.ends - performance.now();
+  return Math.max(0, left);
+}
+
+// The round's events, kept as the server keeps them: a new game or round starts afresh.
+export function addEvents(list, events) {
+  let out = list;
+  for (const event of events) {
+    if (event.event === "game_started") out = [];
+    else if (event.event === "round_started") {
+      out = out.length && out[out.length - 1].event === "game_started" ? [out[out.length - 1]] : [];
+    }
+    out = [...out, event];
+  }
+  return out;
+}
+
+// The trick just won in these events: its winning play, who took it and whether it cleared.
+function wonTrick(beforeTrick, events) {
+  let trick = [...(beforeTrick || [])];
+  let won = null;
+  for (const event of events) {
+    if (event.event === "play") trick.push({ seat: event.seat, cards: event.cards, jokers: event.jokers });
+    else if (event.event === "round_started") trick = [];
+    else if (event.event === "trick_won") {
+      const plays = trick.filter((entry) => entry.cards);
+      won = {
+        seat: event.seat,
+        leader: event.leader,
+        cleared: event.cleared,
+        play: plays.length ? plays[plays.length - 1] : null,
+      };
+      trick = [];
+    }
+  }
+  return won;
+}
+
+// -- the server's messages ------------------------------------------------------------------
+
+export function onWelcome(message) {
+  S.seat = message.seat;
+  if (message.token) storeSeat(tableId, message.seat, message.token);
+  S.busy = hooks.pending();
+}
+
+export function onTable(message) {
+  const before = S.table;
+  S.table = message;
+  if (message.phase === "playing" && before && before.phase !== "playing") {
+    S.lastGame = null; // a new game (or a rematch)
+    S.away = null;
+  }
+  if (message.phase === "lobby") {
+    S.view = null;
+    S.events = [];
+  }
+}
+
+// A state: returns false when it is older than the one shown (and is dropped).
+export function onState(message) {
+  if (S.state && message.v < S.state.v) return false;
+  const before = S.view;
+  S.state = message;
+  S.view = message.view;
+  if (message.score) S.score = message.score;
+  if (before && (before.phase !== S.view.phase || before.round !== S.view.round)) {
+    S.selected.clear(); // a new round or the end of the exchange: a fresh choice
+  }
+  const timer = message.timer;
+  S.timer = timer
+    ? {
+        seat: timer.seat,
+        deadline: typeof timer.deadline === "number" ? timer.deadline : null,
+        ends: performance.now() + timer.ends_in * 1000,
+      }
+    : null;
+  S.warnedSeconds = false;
+  if (Array.isArray(message.log)) S.events = addEvents([], message.log);
+  else S.events = addEvents(S.events, message.events);
+  if (Array.isArray(message.away) && message.away.length) S.away = message.away;
+  for (const event of message.events) if (event.event === "game_over") S.lastGame = event;
+  const won = wonTrick(before ? before.trick : [], message.events);
+  if (won) S.taken = { ...won, until: performance.now() + TAKEN_MS };
+  // Cards that left the hand cannot stay chosen; a new turn starts with a fresh choice.
+  const hand = new Set(S.view.hand);
+  for (const code of [...S.selected]) if (!hand.has(code)) S.selected.delete(code);
+  if (!myTurn() || (before && before.hand.join() !== S.view.hand.join())) S.choices = null;
+  return true;
+}
+
+export function onPresence(message) {
+  if (!S.table) return null;
+  const seat = S.table.seats[message.seat];
+  if (!seat) return null;
+  seat.connected = message.connected;
+  const before = seat.auto;
+  seat.auto = message.auto;
+  return before;
+}
+
+export function onBadToken() {
+  forgetSeat(tableId);
+  S.seat = null;
+}
