@@ -180,6 +180,11 @@ export function renderLog() {
 // One action of the stand-in computer player, in words.
 function awayWords(entry) {
   if (entry.action === "pass") return t("passed");
+  if (entry.action === "discard") {
+    return entry.cards
+      ? t("discarded %(cards)s", { cards: cardsShort(entry.cards) })
+      : tn("discarded %(num)s card", "discarded %(num)s cards", entry.count || 0);
+  }
   if (entry.cards) {
     const what = playWords({ action: "play", cards: entry.cards, jokers: entry.jokers }, false);
     return entry.action === "give"
