@@ -33,6 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json
+	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
+	$(BIN)/python -m bench.soak --tables 50 --duration 600
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -201,6 +201,8 @@ class Bench:
             return lat[min(len(lat) - 1, int(p * len(lat)))] * ms if lat else float("nan")
 
         return {
+            "commit": args.commit,
+            "synchronous": args.synchronous,
             "tables": args.tables,
             "websockets": 4 * args.tables,
             "think_ms": args.think,
@@ -245,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         "--think", type=float, default=0.0, help="mean think time per action, ms (0: none)"
     )
     parser.add_argument("--preset", default="standard")
+    parser.add_argument(
+        "--commit", default="group", choices=["group", "per-move"], help="the server's commits"
+    )
+    parser.add_argument(
+        "--synchronous", default="FULL", choices=["NORMAL", "FULL"], help="SQLite's setting"
+    )
     parser.add_argument("--uvloop", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument(
         "--url", help="measure a server already running there (e.g. http://127.0.0.1:8000)"
@@ -284,6 +292,17 @@ def main(argv: list[str] | None = None) -> int:
                 "10000",
                 "--burst",
                 "10000",
+                "--commit",
+                args.commit,
+                "--sqlite-synchronous",
+                args.synchronous,
+                # Every simulated person comes from 127.0.0.1: lift the per-address limits.
+                "--create-burst",
+                "100000",
+                "--max-connections-per-address",
+                "100000",
+                "--max-connections",
+                "100000",
                 "--log-level",
                 "warning",
             ],

@@ -180,13 +180,20 @@ def read_position(data: Any) -> Position:
             f"the rules are for {players} players but {len(raw_hands)} hands are given"
         )
     allowed = deck_mask(rules.jokers)
+    deck = rules.deck_size
     seen = 0
     hands: list[int | None] = []
     counts: list[int] = []
+    # Sizes are checked before anything is built from them: a count sizes a bit set.
     for seat, raw in enumerate(raw_hands):
         if isinstance(raw, dict):
+            count = _count(raw, f"hand of seat {seat}: a hidden hand")
+            if count > deck:
+                raise NotationError(
+                    f"hand of seat {seat}: {count} hidden cards, more cards than the deck's {deck}"
+                )
             hands.append(None)
-            counts.append(_count(raw, f"hand of seat {seat}: a hidden hand"))
+            counts.append(count)
             continue
         try:
             hand = parse_cards(raw)
@@ -206,12 +213,19 @@ def read_position(data: Any) -> Position:
         number = int(key) if isinstance(key, str) and key.isdigit() else key
         seat = _seat(number, players, "out_of_play")
         out_of_play[seat] = _count(value, f"out_of_play of seat {seat}")
+        if out_of_play[seat] > deck:
+            raise NotationError(f"out_of_play of seat {seat}: more cards than the deck's {deck}")
     turn = _seat(data.get("turn"), players, "turn")
     if hands[turn] is None:
         raise NotationError(f"the hand of seat {turn}, on turn, must be listed card by card")
     trick_raw = data.get("trick") or []
     if not isinstance(trick_raw, list):
         raise NotationError('"trick" must be a list of actions')
+    if len(trick_raw) > deck * players:
+        raise NotationError(f'"trick" holds at most {deck * players} actions')
+    hidden = sum(c for h, c in zip(hands, counts, strict=True) if h is None)
+    if seen.bit_count() + hidden > deck:
+        raise NotationError(f"the hands hold more cards than the deck's {deck}")
     trick: list[tuple[int, int]] = []
     for index, raw in enumerate(trick_raw):
         where = f"trick[{index}]"
@@ -284,6 +298,8 @@ def _count(raw: Any, where: str) -> int:
 def _seats(raw: Any, players: int, where: str) -> list[int]:
     if not isinstance(raw, list):
         raise NotationError(f'"{where}" must be a list of seats')
+    if len(raw) > players:
+        raise NotationError(f'"{where}" lists at most the {players} seats')
     seats = [_seat(s, players, where) for s in raw]
     if len(set(seats)) != len(seats):
         raise NotationError(f"{where}: a seat is listed twice")

@@ -183,11 +183,12 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     if not isinstance(data, Mapping):
         raise OptionsError("rules_not_object", "rules must be a JSON object")
     preset_name = data.get("preset", "standard")
-    if preset_name not in PRESETS:
+    if not isinstance(preset_name, str) or preset_name not in PRESETS:
+        shown = repr(preset_name)[:40] if isinstance(preset_name, str) else "a non-text value"
         raise OptionsError(
             "unknown_preset",
-            f"unknown preset {preset_name!r}: choose one of {', '.join(PRESETS)}",
-            preset=repr(preset_name),
+            f"unknown preset {shown}: choose one of {', '.join(PRESETS)}",
+            preset=shown,
         )
     preset = PRESETS[preset_name]
     unknown = sorted(set(data) - set(OPTION_NAMES) - {"preset"})

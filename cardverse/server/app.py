@@ -10,9 +10,15 @@ HTTP:
   "token", "url", "ws", "protocol"}``: a new table, its creator (the host) in seat 0.
 - ``GET /api/tables/{id}``: the public table state (seats, options, phase).
 - ``GET /api/tables/{id}/records/{n}``: the game record (notation.md) of finished game ``n``.
-- ``GET /api/health``, ``GET /api/protocol`` (version and JSON schemas).
+- ``GET /api/health`` (``{"ok": true}`` only), ``GET /api/protocol`` (version and schemas);
+- ``GET /api/operator``: counts of tables, connections and the store, for the operator only
+  (``Authorization: Bearer <operator token>`` or an operator address), 404 otherwise.
 
-WebSocket ``/ws/{table_id}``: see docs/protocol.md.
+WebSocket ``/ws/{table_id}``: see docs/protocol.md. Every resource a client can make the server
+spend is bounded here or in :class:`~cardverse.server.tables.Settings`: request bodies (read no
+further than the limit), tables created per address, connections per address, each
+connection's unread output (in messages and bytes: a connection that does not drain within
+``send_timeout`` or the byte budget has its transport aborted), and idle connections.
 """
 
 from __future__ import annotations
@@ -28,12 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..web import error_handlers, web_routes
+from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
 from .protocol import ProtocolError, parse_client_message
 from .tables import Settings, Table, TableService
@@ -67,23 +75,59 @@ class RateLimit:
 
 
 class WsConnection:
-    """One browser tab's WebSocket: an outbox drained in order by a writer task."""
+    """One browser tab's WebSocket: an outbox drained in order by a writer task.
 
-    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+    The outbox is bounded in messages and in bytes; a message the socket does not take within
+    ``send_timeout`` (a client that stopped reading) or an outbox over its bounds aborts the
+    transport: nothing more is queued or waited for. While the store has a transaction open,
+    messages wait for its commit (:meth:`Store.after_commit`): nothing is told before it is
+    durable.
+    """
+
+    def __init__(self, websocket: WebSocket, service: TableService) -> None:
+        settings = service.settings
         self.websocket = websocket
+        self.service = service
+        self.store = service.store
         self.seat: int | None = None
         self.table: Table | None = None
+        self.standby = False  # over the table's watcher limit: may only join
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
         self.outbox_limit = settings.outbox_limit
+        self.outbox_bytes = settings.outbox_bytes
+        self.send_timeout = settings.send_timeout
         self.outbox: deque[str | tuple[int, str]] = deque()
+        self.queued = 0  # bytes (characters) in the outbox
+        self._held: list[str | tuple[int, str]] = []  # waiting for the store's commit
         self._wakeup: asyncio.Future[None] | None = None
         self.closing = False
+        self.aborted = False
         self.writer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def _put(self, item: str | tuple[int, str]) -> None:
+        if self.store.pending:
+            if not self._held:
+                self.store.after_commit(self._release)
+            self._held.append(item)
+            return
+        self._enqueue(item)
+
+    def _release(self) -> None:
+        held, self._held = self._held, []
+        for item in held:
+            self._enqueue(item)
+
+    def _enqueue(self, item: str | tuple[int, str]) -> None:
+        if self.aborted:
+            return
+        if isinstance(item, str):
+            self.queued += len(item)
+            if self.queued > self.outbox_bytes or len(self.outbox) >= self.outbox_limit:
+                self.abort("unread", "it does not read its messages")
+                return
         self.outbox.append(item)
         wakeup = self._wakeup
         if wakeup is not None and not wakeup.done():
@@ -92,10 +136,6 @@ class WsConnection:
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if len(self.outbox) >= self.outbox_limit:
-            log.warning("closing a connection that does not read its messages")
-            self.close(P.CLOSE_SLOW, "too many unread messages")
-            return
         self._put(text)
 
     def close(self, code: int, reason: str) -> None:
@@ -103,25 +143,51 @@ class WsConnection:
             self.closing = True
             self._put((code, reason))
 
+    def abort(self, kind: str, why: str) -> None:
+        """Drop the connection at once: the transport is aborted, nothing queued is sent.
+        ``kind`` counts it (``unread``: over the outbox's bounds; ``stalled``: over time)."""
+        if self.aborted:
+            return
+        self.service.aborted[kind] = self.service.aborted.get(kind, 0) + 1
+        self.aborted = self.closing = True
+        self.outbox.clear()
+        self._held.clear()
+        self.queued = 0
+        log.warning("aborting a connection: %s", why)
+        transport = _transport(self.websocket)
+        if transport is not None:
+            transport.abort()
+        writer = self.writer
+        if writer is not None and not writer.done() and writer is not asyncio.current_task():
+            writer.cancel()
+
     async def _write(self) -> None:
         websocket = self.websocket
         outbox = self.outbox
         loop = asyncio.get_running_loop()
         try:
-            while True:
-                while outbox:
-                    item = outbox.popleft()
-                    if isinstance(item, str):
-                        await websocket.send_text(item)
-                        continue
-                    code, reason = item
-                    if websocket.application_state is not WebSocketState.DISCONNECTED:
-                        await websocket.close(code, reason)
-                    return
-                self._wakeup = loop.create_future()
-                await self._wakeup
-                self._wakeup = None
+            async with asyncio.timeout(None) as budget:
+                while True:
+                    while outbox:
+                        item = outbox.popleft()
+                        budget.reschedule(loop.time() + self.send_timeout)
+                        if isinstance(item, str):
+                            self.queued -= len(item)
+                            await websocket.send_text(item)
+                            continue
+                        code, reason = item
+                        if websocket.application_state is not WebSocketState.DISCONNECTED:
+                            await websocket.close(code, reason)
+                        return
+                    budget.reschedule(None)
+                    self._wakeup = loop.create_future()
+                    await self._wakeup
+                    self._wakeup = None
+        except TimeoutError:
+            self.abort("stalled", f"a message was not taken within {self.send_timeout:g} s")
         except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+        except asyncio.CancelledError:
             return
         except Exception:  # pragma: no cover - a transport failure
             log.exception("writing to a connection failed")
@@ -134,9 +200,53 @@ class WsConnection:
         self._put((1000, ""))
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self.writer, timeout=2.0)
+                await asyncio.wait_for(asyncio.shield(self.writer), timeout=self.send_timeout)
             if not self.writer.done():
-                self.writer.cancel()
+                self.abort("stalled", "it did not take its last messages")
+
+
+def _transport(websocket: WebSocket) -> asyncio.Transport | None:
+    """The connection's transport (uvicorn's protocol object is the ASGI ``send``'s owner)."""
+    owner = getattr(getattr(websocket, "_send", None), "__self__", None)
+    transport = getattr(owner, "transport", None)
+    return transport if isinstance(transport, asyncio.BaseTransport) else None  # type: ignore[return-value]
+
+
+class AddressLimits:
+    """Per client address: open WebSocket connections, and a table-creation token bucket."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.connections: dict[str, int] = {}
+        self.creations: dict[str, RateLimit] = {}
+
+    def connect(self, address: str) -> bool:
+        count = self.connections.get(address, 0)
+        if count >= self.settings.max_connections_per_address:
+            return False
+        self.connections[address] = count + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        count = self.connections.get(address, 0) - 1
+        if count > 0:
+            self.connections[address] = count
+        else:
+            self.connections.pop(address, None)
+
+    def may_create(self, address: str) -> bool:
+        bucket = self.creations.get(address)
+        if bucket is None:
+            if len(self.creations) > 100_000:  # forget full buckets first
+                self.creations = {a: b for a, b in self.creations.items() if b.tokens < b.burst - 1}
+            bucket = RateLimit(self.settings.create_rate, self.settings.create_burst)
+            self.creations[address] = bucket
+        return bucket.allow()
+
+
+def _address(connection: HTTPConnection) -> str:
+    client = connection.client
+    return client.host if client is not None else "unknown"
 
 
 def _error_response(error: ProtocolError, status: int) -> JSONResponse:
@@ -148,25 +258,51 @@ def _no_table(table_id: str) -> ProtocolError:
 
 
 async def _read_json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise ProtocolError(
+            "bad_content_type",
+            "send the request body as application/json",
+            content_type=content_type[:60],
+        )
+    try:
+        body = await read_body(request, MAX_BODY_BYTES)
+    except ClientDisconnect:
+        raise ProtocolError("bad_json", "the request body was cut off") from None
+    except BodyTooLarge as error:
         raise ProtocolError(
             "message_too_large",
             f"a request body may hold at most {MAX_BODY_BYTES} bytes",
             limit=MAX_BODY_BYTES,
-            size=len(body),
-        )
+            size=error.size,
+        ) from None
     if not body.strip():
         return {}
     try:
         return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise ProtocolError("bad_json", "the request body is not valid JSON") from None
+    except (ValueError, RecursionError):
+        raise ProtocolError(
+            "bad_json",
+            "the request body is not valid JSON (numbers have at most 4300 digits)",
+        ) from None
+
+
+def _status_of(error: ProtocolError) -> int:
+    return {
+        "message_too_large": 413,
+        "bad_content_type": 415,
+        "bad_origin": 403,
+        "too_many_tables": 429,
+        "server_busy": 503,
+    }.get(error.code, 400)
 
 
 async def create_table(request: Request) -> Response:
     service: TableService = request.app.state.service
+    settings = service.settings
     try:
+        if not origin_allowed(request, settings.allowed_origins):
+            raise ProtocolError("bad_origin", "tables are created from this site's own pages")
         data = await _read_json_body(request)
         if not isinstance(data, dict):
             raise ProtocolError("bad_message", "the body must be a JSON object")
@@ -181,9 +317,21 @@ async def create_table(request: Request) -> Response:
         rules = data.get("rules")
         if rules is not None and not isinstance(rules, dict):
             raise ProtocolError("bad_message", "rules must be a rules object", field="rules")
+        limits: AddressLimits = request.app.state.limits
+        if not limits.may_create(_address(request)):
+            raise ProtocolError(
+                "too_many_tables",
+                f"at most {settings.create_burst} new tables at once and "
+                f"{settings.create_rate * 60:g} a minute from one address: try again later",
+                rate_per_minute=settings.create_rate * 60,
+                burst=settings.create_burst,
+            )
         table, token = service.create(name, rules, data.get("turn_timer", ...))
     except ProtocolError as error:
-        return _error_response(error, 400)
+        response = _error_response(error, _status_of(error))
+        if error.code == "too_many_tables":
+            response.headers["Retry-After"] = str(max(1, round(1 / settings.create_rate)))
+        return response
     return JSONResponse(
         {
             "table_id": table.id,
@@ -231,35 +379,94 @@ async def get_record(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+def _is_operator(request: Request, settings: Settings) -> bool:
+    token = settings.operator_token
+    given = request.headers.get("authorization", "")
+    if token and given.startswith("Bearer "):
+        import hmac
+
+        if hmac.compare_digest(given[len("Bearer ") :].encode(), token.encode()):
+            return True
+    return _address(request) in settings.operator_addresses
+
+
+async def operator_info(request: Request) -> Response:
+    """Counts for the operator (404 for anyone else: the endpoint is not advertised)."""
     service: TableService = request.app.state.service
-    return JSONResponse({"ok": True, "tables": len(service.tables)})
+    if not _is_operator(request, service.settings):
+        return _error_response(ProtocolError("not_found", "no such page"), 404)
+    limits: AddressLimits = request.app.state.limits
+    return JSONResponse(
+        {
+            **service.counts(),
+            "connections": sum(limits.connections.values()),
+            "addresses": len(limits.connections),
+        }
+    )
 
 
 async def protocol_info(request: Request) -> Response:
     return JSONResponse(P.json_schemas())
 
 
+async def _refuse_socket(websocket: WebSocket, error: ProtocolError, code: int) -> None:
+    await websocket.accept()
+    await websocket.send_text(render(error.to_message(), None, None))
+    await websocket.close(code, error.code)
+
+
 async def table_socket(websocket: WebSocket) -> None:
     service: TableService = websocket.app.state.service
     settings = service.settings
+    limits: AddressLimits = websocket.app.state.limits
     table_id = websocket.path_params["table_id"]
+    if not origin_allowed(websocket, settings.allowed_origins):
+        error = ProtocolError("bad_origin", "this table is played from this site's own pages")
+        await _refuse_socket(websocket, error, P.CLOSE_BAD_ORIGIN)
+        return
+    address = _address(websocket)
+    if not limits.connect(address):
+        error = ProtocolError(
+            "too_many_connections",
+            f"at most {settings.max_connections_per_address} connections from one address",
+            limit=settings.max_connections_per_address,
+        )
+        await _refuse_socket(websocket, error, P.CLOSE_TOO_MANY)
+        return
+    try:
+        await _serve_socket(websocket, service, table_id)
+    finally:
+        limits.disconnect(address)
+
+
+async def _serve_socket(websocket: WebSocket, service: TableService, table_id: str) -> None:
+    settings = service.settings
     await websocket.accept()
     table = service.get(table_id)
     if table is None:
         await websocket.send_text(render(_no_table(table_id).to_message(), None, None))
         await websocket.close(P.CLOSE_NO_TABLE, "no such table")
         return
-    conn = WsConnection(websocket, settings)
+    conn = WsConnection(websocket, service)
     conn.start()
     table.attach(conn)
     try:
         while not conn.closing:
-            incoming = await websocket.receive()
+            wait = settings.standby_timeout if conn.standby else settings.ws_idle_timeout
+            try:
+                async with asyncio.timeout(wait):
+                    incoming = await websocket.receive()
+            except TimeoutError:
+                conn.close(P.CLOSE_IDLE, "no message for too long")
+                break
             if incoming["type"] == "websocket.disconnect":
                 break
             text = incoming.get("text")
             current = conn.table
-            if current is None:
+            if current is None:  # replaced by a newer connection
                 break
             if not conn.limit.allow():
                 if conn.limit.dropped > settings.flood_limit:
@@ -308,6 +515,7 @@ def create_app(
         restored = service.restore_all()
         if restored:
             log.info("restored %d table(s) from %s", restored, service.store.path)
+        service.start()
         try:
             yield
         finally:
@@ -317,6 +525,7 @@ def create_app(
         routes=[
             Route("/api/health", health, methods=["GET"]),
             Route("/api/protocol", protocol_info, methods=["GET"]),
+            Route("/api/operator", operator_info, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", get_table, methods=["GET"]),
             Route("/api/tables/{table_id}/records/{number:int}", get_record, methods=["GET"]),
@@ -325,7 +534,9 @@ def create_app(
         ],
         exception_handlers=error_handlers(),  # error pages in the site's layout (cardverse.web)
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
     )
     app.state.service = service
+    app.state.limits = AddressLimits(settings)
     app.state.settings = settings
     return app

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..cli import register_command
-from .protocol import MAX_MESSAGE_BYTES
 
 
 def _seconds_or_off(text: str) -> float | None:
@@ -31,11 +30,36 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("give a whole number from 1")
+    return value
+
+
+def _processes(text: str) -> int | None:
+    if text == "auto":
+        return None
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("give a whole number from 0, or auto")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("give a number above 0")
+    return value
+
+
 def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    import os
+
     import uvicorn
 
     from .app import create_app
-    from .heartbeat import heartbeat_limits
+    from .connections import ConnectionLimits, uvicorn_config
     from .tables import Settings
 
     logging.basicConfig(
@@ -51,8 +75,31 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         hard_time_limit=args.hard_time_limit,
         bot_processes=args.bot_processes,
         sqlite_synchronous=args.sqlite_synchronous,
+        group_commit=args.commit == "group",
         rate_per_second=args.rate_limit,
         burst=args.burst,
+        outbox_bytes=args.outbox_bytes,
+        send_timeout=args.send_timeout,
+        ws_idle_timeout=args.ws_idle_timeout,
+        max_watchers=args.max_watchers,
+        max_connections_per_address=args.max_connections_per_address,
+        create_rate=args.create_per_minute / 60.0,
+        create_burst=args.create_burst,
+        max_tables=args.max_tables,
+        idle_unload=args.idle_unload,
+        lobby_expiry=args.lobby_expiry,
+        timeout_timer=args.timeout_timer,
+        max_timeouts=args.max_timeouts,
+        allowed_origins=tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip()),
+        operator_token=os.environ.get("CARDVERSE_OPERATOR_TOKEN") or None,
+        operator_addresses=tuple(
+            a.strip() for a in args.operator_addresses.split(",") if a.strip()
+        ),
+    )
+    limits = ConnectionLimits(
+        request_timeout=args.request_timeout,
+        keep_alive=args.keep_alive,
+        max_connections=args.max_connections,
     )
     app = create_app(settings=settings)
     # Bind first, so that --port 0 can say which port it got.
@@ -69,16 +116,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     print(f"cardverse: serving on http://{host}:{port} (data in {settings.data_dir})", file=out)
     out.flush()
-    options: dict[str, Any] = {
-        "log_level": args.log_level,
-        "ws_max_size": 64 * MAX_MESSAGE_BYTES,  # larger: refused with a message, not closed
-        "ws_per_message_deflate": False,
-        **heartbeat_limits(),  # the heartbeat: a dead connection is found within 5 s
-        "access_log": args.access_log,
-        "lifespan": "on",
-        "timeout_graceful_shutdown": 3,
-    }
-    config = uvicorn.Config(app, **options)
+    config = uvicorn_config(app, limits, log_level=args.log_level, access_log=args.access_log)
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0
@@ -119,15 +157,24 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument(
         "--bot-processes",
-        type=int,
-        default=1,
-        help="worker processes for hard computer players (0: threads)",
+        type=_processes,
+        default=None,
+        help="worker processes for hard computer players (0: threads; default auto: "
+        "one per core but one)",
     )
     serve.add_argument(
         "--sqlite-synchronous",
-        default="NORMAL",
+        default="FULL",
         choices=["NORMAL", "FULL"],
-        help="NORMAL survives a killed process; FULL also a power cut (slower)",
+        help="FULL (default): an acknowledged action survives a power cut; NORMAL only a "
+        "killed process",
+    )
+    serve.add_argument(
+        "--commit",
+        default="group",
+        choices=["group", "per-move"],
+        help="group (default): one transaction per event-loop turn for all tables; per-move: "
+        "one per change",
     )
     serve.add_argument(
         "--rate-limit",
@@ -137,6 +184,102 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument(
         "--burst", type=int, default=40, help="messages a connection may send at once (40)"
+    )
+    limits = serve.add_argument_group("limits against abuse")
+    limits.add_argument(
+        "--outbox-bytes",
+        type=_count,
+        default=1 << 20,
+        help="unread output a connection may hold before it is aborted (default 1 MiB)",
+    )
+    limits.add_argument(
+        "--send-timeout",
+        type=_positive,
+        default=10.0,
+        help="seconds a connection may take to accept a message before it is aborted (10)",
+    )
+    limits.add_argument(
+        "--ws-idle-timeout",
+        type=_seconds_or_off,
+        default=300.0,
+        help="seconds without a message before a WebSocket is closed, or off (300)",
+    )
+    limits.add_argument(
+        "--request-timeout",
+        type=_positive,
+        default=10.0,
+        help="seconds a client has to send a whole HTTP request (10)",
+    )
+    limits.add_argument(
+        "--keep-alive", type=_positive, default=5.0, help="idle keep-alive seconds (5)"
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=_count,
+        default=4000,
+        help="open connections; more are answered 503 (4000)",
+    )
+    limits.add_argument(
+        "--max-connections-per-address",
+        type=_count,
+        default=32,
+        help="WebSocket connections from one address (32)",
+    )
+    limits.add_argument(
+        "--max-watchers",
+        type=_count,
+        default=100,
+        help="connections watching one table without a seat (100)",
+    )
+    limits.add_argument(
+        "--create-per-minute",
+        type=_positive,
+        default=6.0,
+        help="tables one address may create a minute (6) ...",
+    )
+    limits.add_argument(
+        "--create-burst", type=_count, default=10, help="... with bursts of this many (10)"
+    )
+    limits.add_argument(
+        "--max-tables",
+        type=_count,
+        default=20_000,
+        help="tables in memory; creating more is refused (20000)",
+    )
+    limits.add_argument(
+        "--idle-unload",
+        type=_seconds_or_off,
+        default=600.0,
+        help="seconds before a table nobody is connected to leaves memory, or off (600)",
+    )
+    limits.add_argument(
+        "--lobby-expiry",
+        type=_seconds_or_off,
+        default=86_400.0,
+        help="seconds before a lobby nobody is connected to expires, or off (86400)",
+    )
+    limits.add_argument(
+        "--timeout-timer",
+        type=_positive,
+        default=10.0,
+        help="turn timer of a person who timed out this round (10)",
+    )
+    limits.add_argument(
+        "--max-timeouts",
+        type=_count,
+        default=3,
+        help="time-outs in a round before the computer keeps the seat for the round (3)",
+    )
+    limits.add_argument(
+        "--allowed-origins",
+        default="",
+        help="comma-separated origins (scheme://host:port) allowed besides the site itself",
+    )
+    limits.add_argument(
+        "--operator-addresses",
+        default="",
+        help="comma-separated client addresses that may read /api/operator (also: "
+        "CARDVERSE_OPERATOR_TOKEN as a bearer token)",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")

@@ -10,6 +10,7 @@ them). Tests validate every message a real server sends against :data:`SERVER_ME
 from __future__ import annotations
 
 import json
+import re
 import sys
 import unicodedata
 from typing import Annotated, Any, Literal
@@ -24,6 +25,7 @@ MAX_TOKEN_LENGTH = 128
 BOT_LEVELS = ("easy", "normal", "hard")
 TURN_TIMER_MIN = 5.0
 TURN_TIMER_MAX = 600.0
+MAX_SEQ = 2**31 - 1  # a seat's seq may reach this; ``join`` with ``reset_seq`` starts it again
 
 
 class ProtocolError(Exception):
@@ -50,7 +52,7 @@ class ProtocolError(Exception):
 
 # -- client messages ---------------------------------------------------------------------------
 
-Seq = Annotated[int, Field(ge=1, le=2**53)]
+Seq = Annotated[int, Field(ge=1, le=MAX_SEQ)]
 SeatNumber = Annotated[int, Field(ge=0, le=7)]
 CardList = Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=16)]
 
@@ -63,13 +65,15 @@ class _Client(BaseModel):
 
 class Join(_Client):
     """Sit down: with ``name`` in a free seat (``seat`` to choose one), or with ``token`` to
-    take back one's own seat (reconnection, a new tab)."""
+    take back one's own seat (reconnection, a new tab). ``reset_seq`` with a token starts the
+    seat's numbering again from 1 (``welcome`` then says ``last_seq`` 0)."""
 
     type: Literal["join"]
     seq: Seq | None = None
     name: str | None = None
     token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)] | None = None
     seat: SeatNumber | None = None
+    reset_seq: bool = False
 
 
 class Play(_Client):
@@ -217,11 +221,19 @@ def parse_client_message(text: str) -> _Client:
         )
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        detail = getattr(error, "msg", "too deeply nested")
+    except (ValueError, RecursionError) as error:
+        detail = getattr(error, "msg", None) or (
+            "too deeply nested" if isinstance(error, RecursionError) else "a number is too long"
+        )
         raise ProtocolError(
             "bad_json", f"the message is not valid JSON: {detail}", detail=str(detail)
         ) from None
+    if "\\u" in text and _has_surrogate(data):
+        raise ProtocolError(
+            "bad_json",
+            "the message holds a lone surrogate (\\ud800 to \\udfff), which is not text",
+            detail="lone surrogate",
+        )
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
     kind = data.get("type")
@@ -246,6 +258,20 @@ def parse_client_message(text: str) -> _Client:
         if isinstance(seq, int) and not isinstance(seq, bool):
             refused.seq = seq
         raise refused from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(data: Any) -> bool:
+    """Whether a parsed message holds a lone surrogate anywhere (it cannot be sent back)."""
+    if isinstance(data, str):
+        return _SURROGATE.search(data) is not None
+    if isinstance(data, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_has_surrogate(item) for item in data)
+    return False
 
 
 def check_name(raw: str | None) -> str:
@@ -507,6 +533,7 @@ class Limits(_Server):
     max_name_length: int
     rate_per_second: float
     burst: int
+    max_seq: int
 
 
 class Hello(_Server):
@@ -660,9 +687,12 @@ SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 # Close codes of the WebSocket (besides the standard ones).
 CLOSE_REPLACED = 4001
+CLOSE_BAD_ORIGIN = 4003
 CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_SLOW = 4009
+CLOSE_IDLE = 4010
+CLOSE_TOO_MANY = 4029
 
 # Error codes the server itself uses (the engine's refusal codes and the option codes come on
 # top; see docs/protocol.md). Tests check each is documented.
@@ -692,6 +722,13 @@ ERROR_CODES: dict[str, str] = {
     "bad_action": "the cards or jokers of the action cannot be read",
     "no_such_table": "no table has this id",
     "game_not_found": "the table has no finished game with that number",
+    "seat_kept": "after repeated time-outs the computer player keeps the seat this round",
+    "bad_origin": "the request comes from another site's page",
+    "bad_content_type": "a request body must be application/json",
+    "too_many_connections": "too many connections from one address",
+    "too_many_watchers": "too many connections watch this table: only joining is accepted",
+    "too_many_tables": "too many tables created from one address: try again later",
+    "server_busy": "the server holds as many tables as it may",
     "internal": "the server failed to handle the message; nothing was changed",
 }
 

@@ -57,6 +57,7 @@ from .wire import WireViews
 log = logging.getLogger("cardverse.server.tables")
 
 TablePhase = Literal["lobby", "playing", "over"]
+LOBBY_EVENTS = frozenset({"sit", "leave", "options", "bot", "unbot", "seq_reset"})
 
 
 @dataclass
@@ -70,13 +71,30 @@ class Settings:
     bot_delay_jitter: float = 0.5  # the pause varies by up to this fraction either way
     round_pause: float = 3.0  # pause between the end of a round and the next deal
     hard_time_limit: float | None = 1.0  # the hard player's search time per move
-    bot_processes: int = 1  # worker processes for hard players (0: threads)
+    bot_processes: int | None = None  # hard players' worker processes (0: threads; None: auto)
     rate_per_second: float = 20.0  # client messages per second per connection ...
     burst: int = 40  # ... with bursts up to this many
     flood_limit: int = 100  # messages dropped in a row by the rate limit: the connection closes
-    outbox_limit: int = 2000  # messages queued for a connection that does not read: it closes
-    sqlite_synchronous: str = "NORMAL"
-    restore_days: float | None = 14.0  # tables unchanged for longer load on first use only
+    outbox_limit: int = 2000  # messages queued for a connection that does not read: aborted
+    outbox_bytes: int = 1 << 20  # bytes queued for a connection that does not read: aborted
+    send_timeout: float = 10.0  # a message not taken by the socket in this time: aborted
+    ws_idle_timeout: float | None = 300.0  # no message from a connection for this long: closed
+    standby_timeout: float = 10.0  # a connection over the watcher limit must join within this
+    max_watchers: int = 100  # connections watching one table without a seat
+    max_connections_per_address: int = 32  # WebSocket connections from one client address
+    create_rate: float = 0.1  # tables one address may create a second ...
+    create_burst: int = 10  # ... with bursts up to this many
+    max_tables: int = 20_000  # tables in memory: creation is refused above this
+    idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
+    lobby_expiry: float | None = 86_400.0  # a lobby nobody is connected to expires after this
+    sweep_interval: float = 30.0  # how often idle tables and lobbies are looked for
+    timeout_timer: float = 10.0  # the turn timer of a person who timed out this round
+    max_timeouts: int = 3  # time-outs in a round: the computer keeps the seat for the round
+    sqlite_synchronous: str = "FULL"  # FULL: an acknowledged action survives a power cut
+    group_commit: bool = True  # one transaction per event-loop turn for all tables
+    allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
+    operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
+    operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
 
 
 class Conn(Protocol):
@@ -84,6 +102,7 @@ class Conn(Protocol):
 
     seat: int | None
     table: Table | None
+    standby: bool  # over the table's watcher limit: may only join
 
     def send(self, text: str) -> None: ...
 
@@ -101,12 +120,25 @@ class Seat:
     conn: Conn | None = None
     auto: Literal["timeout", "disconnected"] | None = None  # a computer player stands in
     grace: asyncio.TimerHandle | None = field(default=None, repr=False)
+    timeouts: int = 0  # turns this person let time out in the current round
+    kept: bool = False  # timed out too often: the computer player keeps the seat this round
 
     def clear(self) -> None:
         self.kind = "empty"
         self.name = self.level = self.token_hash = None
         self.last_seq = 0
         self.auto = None
+        self.timeouts = 0
+        self.kept = False
+
+    def lobby_state(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "token_hash": self.token_hash,
+            "last_seq": self.last_seq,
+        }
 
 
 def new_token() -> str:
@@ -150,6 +182,8 @@ class Table:
         self.n = 0  # events in the log
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
+        self.idle_since: float | None = time.monotonic()  # no connection since (None: some)
+        self._lobby_row: int | None = None  # the coalesced lobby row at the log's end, if any
         self.wire = WireViews()
         self.story = RoundStory()  # the round's events, sent again with a full state
         self.away = AwayLog()  # what stand-in computer players did for absent people
@@ -164,14 +198,53 @@ class Table:
     # -- events: check, store, apply ------------------------------------------------------------
 
     def _commit(self, kind: str, data: dict[str, Any]) -> None:
-        """Store event ``kind`` and apply it; the caller has checked it is valid."""
+        """Store event ``kind`` and apply it; the caller has checked it is valid.
+
+        Lobby changes are coalesced: they are applied, and one ``lobby`` row (the lobby as it
+        is now) stands for the whole run of them, so toggling options or seats does not grow
+        the log."""
+        store = self.service.store
+        if kind in LOBBY_EVENTS and self.n > 0 and self.phase != "playing":
+            self._apply(kind, data)
+            snapshot = self._lobby_snapshot()
+            if self._lobby_row is not None:
+                store.replace(self.id, self._lobby_row, "lobby", snapshot)
+            else:
+                store.append(self.id, self.n, "lobby", snapshot)
+                self._lobby_row = self.n
+                self.n += 1
+            return
         if self.n == 0:
-            self.service.store.create_table(self.id, 0, kind, data)
+            store.create_table(self.id, 0, kind, data)
         else:
             touch = kind != "move" or self.n % 64 == 0
-            self.service.store.append(self.id, self.n, kind, data, touch)
+            store.append(self.id, self.n, kind, data, touch)
+        self._lobby_row = None
         self.n += 1
         self._apply(kind, data)
+
+    def _lobby_snapshot(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.changed_options(),
+            "turn_timer": self.turn_timer,
+            "host": self.host,
+            "seats": [seat.lobby_state() for seat in self.seats],
+        }
+
+    def _on_lobby(self, data: dict[str, Any]) -> None:
+        self.rules = rules_from_dict(data["rules"])
+        self.turn_timer = data["turn_timer"]
+        self.host = data["host"]
+        self.seats = []
+        for index, state in enumerate(data["seats"]):
+            seat = Seat(index)
+            seat.kind = state["kind"]
+            seat.name = state["name"]
+            seat.level = state["level"]
+            seat.token_hash = state["token_hash"]
+            seat.last_seq = state["last_seq"]
+            self.seats.append(seat)
+        self._table_changed = True
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         handler = getattr(self, "_on_" + kind)
@@ -226,6 +299,9 @@ class Table:
         self.seats[data["seat"]].clear()
         self._table_changed = True
 
+    def _on_seq_reset(self, data: dict[str, Any]) -> None:
+        self.seats[data["seat"]].last_seq = 0
+
     def _on_start(self, data: dict[str, Any]) -> None:
         self.game_number += 1
         self.seed = data["seed"]
@@ -234,6 +310,8 @@ class Table:
         self.v += 1
         for seat in self.seats:
             seat.auto = None
+            seat.timeouts = 0
+            seat.kept = False
         self._table_changed = True
         self._events.append({"event": "game_started", "game": self.game_number})
         self._round_started_events()
@@ -243,6 +321,12 @@ class Table:
         assert game is not None
         game.start_next_round()
         self.v += 1
+        for seat in self.seats:
+            seat.timeouts = 0
+            if seat.kept:  # the round is over: the seat is the person's again
+                seat.kept = False
+                seat.auto = None
+                self._presence(seat)
         self._round_started_events()
 
     def _round_started_events(self) -> None:
@@ -320,6 +404,7 @@ class Table:
             if event.n != table.n:
                 raise ValueError(f"table {table_id}: event {event.n} out of order")
             table._apply(event.kind, event.data)
+            table._lobby_row = table.n if event.kind == "lobby" else None
             table.n += 1
         table.story.add(table._events)
         table._events.clear()
@@ -338,9 +423,16 @@ class Table:
     # -- messages from connections --------------------------------------------------------------
 
     def attach(self, conn: Conn) -> None:
-        """A new connection on this table's link: it watches until it joins."""
+        """A new connection on this table's link: it watches until it joins.
+
+        Over ``max_watchers`` a connection is on standby: it is told so and may only join
+        (players coming back with their token always get in); it is not sent the table's
+        changes."""
         conn.table = self
-        self.watchers.add(conn)
+        self.idle_since = None
+        standby = len(self.watchers) >= self.settings.max_watchers
+        if not standby:
+            self.watchers.add(conn)
         self._send(
             conn,
             {
@@ -353,16 +445,29 @@ class Table:
                     "max_name_length": P.MAX_NAME_LENGTH,
                     "rate_per_second": self.settings.rate_per_second,
                     "burst": self.settings.burst,
+                    "max_seq": P.MAX_SEQ,
                 },
             },
         )
         self._send(conn, self._table_message())
+        if standby:
+            conn.standby = True
+            error = ProtocolError(
+                "too_many_watchers",
+                f"{self.settings.max_watchers} connections already watch this table: "
+                "join a seat (or take yours back with its token) to stay",
+                limit=self.settings.max_watchers,
+            )
+            self._send(conn, error.to_message())
 
     def detach(self, conn: Conn) -> None:
         """A connection closed."""
         self.watchers.discard(conn)
         index = conn.seat
         conn.seat = None
+        conn.table = None
+        if not self.watchers and all(s.conn is None or s.conn is conn for s in self.seats):
+            self.idle_since = time.monotonic()
         if index is None or index >= len(self.seats):
             return
         seat = self.seats[index]
@@ -399,6 +504,12 @@ class Table:
             assert isinstance(message, P.Join)
             self._join(conn, message)
             return
+        if conn.standby:
+            raise ProtocolError(
+                "too_many_watchers",
+                "too many connections watch this table: only joining is accepted",
+                limit=self.settings.max_watchers,
+            )
         index = conn.seat
         if index is None:
             raise ProtocolError(
@@ -412,6 +523,13 @@ class Table:
         if kind == "back":
             if seat.auto is None:
                 raise ProtocolError("not_auto", "no computer player is standing in for you")
+            if seat.kept:
+                raise ProtocolError(
+                    "seat_kept",
+                    f"after {seat.timeouts} time-outs the computer player keeps your seat "
+                    "until the end of this round",
+                    timeouts=seat.timeouts,
+                )
             self._set_auto(seat, None)
             if seq is not None:
                 self._ack(conn, seq)
@@ -422,6 +540,13 @@ class Table:
             self._send(conn, {"type": "ack", "seq": seq, "duplicate": True})
             return
         if kind in ("play", "pass", "give", "discard"):
+            if seat.kept:
+                raise ProtocolError(
+                    "seat_kept",
+                    f"after {seat.timeouts} time-outs the computer player keeps your seat "
+                    "until the end of this round",
+                    timeouts=seat.timeouts,
+                )
             if seat.auto is not None:  # the person acts: the stand-in stops at once
                 seat.auto = None
                 self._presence(seat)
@@ -451,6 +576,8 @@ class Table:
             wanted = token_hash(message.token)
             for seat in self.seats:
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                    if message.reset_seq and seat.last_seq:
+                        self._commit("seq_reset", {"seat": seat.index})
                     self._take_seat(conn, seat, token=None)
                     return
             raise ProtocolError("bad_token", "no seat at this table has that token")
@@ -487,8 +614,10 @@ class Table:
             old.table = None
             old.close(P.CLOSE_REPLACED, "replaced by a newer connection")
         self.watchers.discard(conn)
+        conn.standby = False
         conn.seat = seat.index
         seat.conn = conn
+        self.idle_since = None
         if seat.grace is not None:
             seat.grace.cancel()
             seat.grace = None
@@ -503,7 +632,7 @@ class Table:
         if token is not None:
             welcome["token"] = token
         self._send(conn, welcome)
-        if seat.auto is not None:
+        if seat.auto is not None and not seat.kept:
             self._set_auto(seat, None)
         else:
             self._presence(seat)
@@ -665,9 +794,13 @@ class Table:
             self._broadcast_state(events)
 
     def _broadcast_table(self) -> None:
-        message = self._table_message()
+        self._send_public(self._table_message())
+
+    def _send_public(self, message: dict[str, Any]) -> None:
+        """A message with nothing private, rendered once (as for nobody's seat) for all."""
+        text = render(message, None, self.game)
         for conn in self._all_conns():
-            self._send(conn, message)
+            conn.send(text)
 
     def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
         game = self.game
@@ -742,8 +875,7 @@ class Table:
             "connected": seat.conn is not None,
             "auto": seat.auto,
         }
-        for conn in self._all_conns():
-            self._send(conn, message)
+        self._send_public(message)
 
     def _all_conns(self) -> list[Conn]:
         conns = [s.conn for s in self.seats if s.conn is not None]
@@ -818,8 +950,11 @@ class Table:
         elif seat.auto is not None:
             self._start_bot(turn, "normal", "auto", delay)
         elif self.turn_timer is not None:
-            self._deadline = (turn, loop.time() + self.turn_timer)
-            self._turn_handle = loop.call_later(self.turn_timer, self._on_timeout, self.v, turn)
+            timer = self.turn_timer
+            if seat.timeouts:  # timed out before this round: a short timer
+                timer = min(timer, self.settings.timeout_timer)
+            self._deadline = (turn, loop.time() + timer)
+            self._turn_handle = loop.call_later(timer, self._on_timeout, self.v, turn)
 
     def _next_round(self, v: int) -> None:
         self._round_handle = None
@@ -838,7 +973,11 @@ class Table:
         self._deadline = None
         if v != self.v or self.game is None or self.game.turn != index:
             return
-        self._set_auto(self.seats[index], "timeout")
+        seat = self.seats[index]
+        seat.timeouts += 1
+        if seat.timeouts >= self.settings.max_timeouts:
+            seat.kept = True  # the computer player keeps the seat for the rest of the round
+        self._set_auto(seat, "timeout")
 
     def _start_grace(self, seat: Seat) -> None:
         if not self.live or self.settings.grace is None or seat.auto is not None:
@@ -882,7 +1021,7 @@ class Table:
         started = time.monotonic()
         view = player_view(game, index)
         seed = (self.seed * 1_000_003 + v * 101 + index) % (1 << 63)
-        move = await self.service.bots.choose(level, seed, view)
+        move = await self.service.bots.choose(level, seed, view, queue=self.id)
         rest = delay - (time.monotonic() - started)
         if rest > 0:
             await asyncio.sleep(rest)
@@ -899,8 +1038,11 @@ class Table:
             return
         self._flush()
 
+    def _has_connections(self) -> bool:
+        return bool(self.watchers) or any(seat.conn is not None for seat in self.seats)
+
     def close(self) -> None:
-        """Stop timers and tasks (server shutdown)."""
+        """Stop timers and tasks (server shutdown, or the table leaves memory)."""
         self.live = False
         self._cancel_turn()
         for seat in self.seats:
@@ -935,15 +1077,30 @@ def _echo_mask(message: P._Client) -> int:
 
 
 class TableService:
-    """All tables of one server process, their store and the computer players' runner."""
+    """All tables of one server process, their store and the computer players' runner.
+
+    A table nobody is connected to leaves memory after ``idle_unload`` seconds (it is in the
+    store: the next message or page view loads it back), and a lobby nobody is connected to
+    expires after ``lobby_expiry`` (its log is deleted; its link then says there is no table).
+    At start only the tables that were in memory are restored.
+    """
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store or Store.in_dir(settings.data_dir, settings.sqlite_synchronous)
+        self.store = store or Store.in_dir(
+            settings.data_dir, settings.sqlite_synchronous, settings.group_commit
+        )
         self.bots = BotRunner(
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Table] = {}
+        self.unloaded = 0  # tables taken out of memory so far
+        self.expired = 0  # abandoned lobbies expired so far
+        self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
+        self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self.loop_lag_max = 0.0  # the event loop's longest delay seen (operator figure)
+        self.loop_lags_over_50ms = 0
 
     def create(
         self, name: str | None, rules: Any = None, turn_timer: Any = ...
@@ -971,6 +1128,12 @@ class TableService:
                 "or null for none",
                 field="turn_timer",
             )
+        if len(self.tables) >= self.settings.max_tables:
+            self.sweep(force=True)
+            if len(self.tables) >= self.settings.max_tables:
+                raise ProtocolError(
+                    "server_busy", "the server holds as many tables as it may: try again later"
+                )
         table = Table(self, new_table_id())
         token = new_token()
         table._commit(
@@ -982,6 +1145,7 @@ class TableService:
                 "token_hash": token_hash(token),
             },
         )
+        self.store.commit()  # the answer hands out the token: the table is durable first
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
@@ -989,7 +1153,7 @@ class TableService:
         return table, token
 
     def get(self, table_id: str) -> Table | None:
-        """The table with this id, restored from the store if it is not in memory."""
+        """The table with this id, loaded from the store if it is not in memory."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -997,16 +1161,15 @@ class TableService:
             return None
         table = Table.restore(self, table_id, self.store.events(table_id))
         self.tables[table_id] = table
+        if self.store.status(table_id) != "live":
+            self.store.set_status(table_id, "live")
         table.go_live()
         return table
 
     def restore_all(self) -> int:
-        """Restore every open table (changed within ``restore_days``); returns how many."""
-        since = None
-        if self.settings.restore_days is not None:
-            since = time.time() - self.settings.restore_days * 86400
+        """Restore the tables that were live when the server stopped; returns how many."""
         count = 0
-        for table_id in self.store.tables_to_restore(since):
+        for table_id in self.store.tables_to_restore():
             if table_id in self.tables:
                 continue
             try:
@@ -1019,7 +1182,105 @@ class TableService:
             count += 1
         return count
 
+    # -- idle tables ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start looking for idle tables and abandoned lobbies (inside the event loop)."""
+        loop = asyncio.get_running_loop()
+        self.store.start_checkpointer()
+        if self._sweeper is None:
+            self._sweeper = loop.create_task(self._sweep_forever())
+        if self._watcher is None:
+            self._watcher = loop.create_task(self._watch_loop())
+
+    async def _watch_loop(self, every: float = 0.1) -> None:
+        """How late the event loop runs a 100 ms timer: anything that blocks it shows here."""
+        loop = asyncio.get_running_loop()
+        while True:
+            planned = loop.time() + every
+            await asyncio.sleep(every)
+            lag = loop.time() - planned
+            self.loop_lag_max = max(self.loop_lag_max, lag)
+            self.loop_lags_over_50ms += lag > 0.05
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                self.sweep()
+            except Exception:  # pragma: no cover - a store failure; try again next time
+                log.exception("sweeping idle tables failed")
+
+    def sweep(self, force: bool = False) -> tuple[int, int]:
+        """Unload idle tables and expire abandoned lobbies; returns (unloaded, expired).
+        ``force``: unload every table nobody is connected to (the table limit is reached)."""
+        now = time.monotonic()
+        unload_after = self.settings.idle_unload
+        expire_after = self.settings.lobby_expiry
+        unloaded = expired = 0
+        for table in list(self.tables.values()):
+            if table.idle_since is None or table._has_connections():
+                continue
+            idle = now - table.idle_since
+            if (
+                expire_after is not None
+                and idle >= expire_after
+                and table.phase == "lobby"
+                and table.game_number == 0
+            ):
+                self._drop(table, "expired")
+                expired += 1
+            elif force or (unload_after is not None and idle >= unload_after):
+                self._drop(table, "idle")
+                unloaded += 1
+        if expire_after is not None and not force:
+            expired += self.store.expire_idle_lobbies(time.time() - expire_after)
+        self.unloaded += unloaded
+        self.expired += expired
+        return unloaded, expired
+
+    def _drop(self, table: Table, status: str) -> None:
+        table.close()
+        del self.tables[table.id]
+        self.store.set_status(table.id, status)
+
+    def counts(self) -> dict[str, Any]:
+        """Figures for the operator (never shown to players)."""
+        phases: dict[str, int] = {"lobby": 0, "playing": 0, "over": 0}
+        watchers = seated = 0
+        for table in self.tables.values():
+            phases[table.phase] += 1
+            watchers += len(table.watchers)
+            seated += sum(1 for seat in table.seats if seat.conn is not None)
+        return {
+            "tables": len(self.tables),
+            "phases": phases,
+            "watchers": watchers,
+            "seated": seated,
+            "unloaded": self.unloaded,
+            "expired": self.expired,
+            "bots": self.bots.counts(),
+            "aborted": dict(self.aborted),
+            "commits": self.store.commits,
+            "durability": {
+                "synchronous": self.store.synchronous,
+                "group_commit": self.store.group_commit,
+            },
+            "loop_lag_ms": {
+                "max": round(1000 * self.loop_lag_max, 1),
+                "over_50ms": self.loop_lags_over_50ms,
+            },
+            "commit_ms": {
+                "mean": round(1000 * self.store.commit_seconds / max(1, self.store.commits), 3),
+                "max": round(1000 * self.store.slowest_commit, 3),
+            },
+        }
+
     def close(self) -> None:
+        for task in (self._sweeper, self._watcher):
+            if task is not None:
+                task.cancel()
+        self._sweeper = self._watcher = None
         for table in self.tables.values():
             table.close()
         self.bots.close()

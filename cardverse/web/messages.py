@@ -400,6 +400,18 @@ SERVER_ERRORS: dict[str, str] = {
     "wrong_action": N_("You cannot do that now."),
     "no_such_table": N_("There is no table with this link or code."),
     "game_not_found": N_("That game was not found."),
+    "seat_kept": N_(
+        "You let your time run out too often: a computer player keeps your seat "
+        "until the end of this round."
+    ),
+    "bad_origin": N_("Open the table from this site's own pages."),
+    "bad_content_type": N_("The request could not be read."),
+    "too_many_connections": N_("Too many connections from your address: close a few tabs."),
+    "too_many_watchers": N_(
+        "Too many people are watching this table: only its players can connect now."
+    ),
+    "too_many_tables": N_("You created many tables in a short time: try again in a few minutes."),
+    "server_busy": N_("The server is full right now: try again later."),
     "internal": N_("Something went wrong on the server; nothing was changed."),
 }
 
@@ -536,7 +548,8 @@ def refusal_text(
         selector = params.get("kind") if code == "wrong_size" else bool(params.get("equal_plays"))
         entry = entry.get(selector, next(iter(entry.values())))
     if isinstance(entry, tuple):
-        count = int(params.get(_PLURAL_PARAM.get(code, "count"), 1))
+        raw_count = params.get(_PLURAL_PARAM.get(code, "count"), 1)
+        count = raw_count if isinstance(raw_count, int) else 1
         return t.plural(entry, count, **values)
     try:
         return t.gettext(entry, **values)

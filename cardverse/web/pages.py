@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
@@ -30,10 +30,12 @@ from .messages import (
     OPTION_LABELS,
     PRESET_NAMES,
     SEAT_LABEL,
+    UNKNOWN_REFUSAL,
     option_value,
     refusal_text,
 )
 from .rulesheet import rules_from_query, rules_sheet_context
+from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment
 from .table import card_templates, refusal_for, table_config
 
@@ -188,27 +190,81 @@ async def rules_sheet_part(request: Request) -> Response:
     )
 
 
+MAX_CHECK_BYTES = 16 * 1024
+MAX_CODE_LENGTH = 64
+MAX_PARAMS = 16
+MAX_PARAM_TEXT = 200
+MAX_PARAM_NUMBER = 10**6
+MAX_NAMES = 8
+MAX_SEAT_NAME = 40
+
+
+def _bad_request(message: str, status: int = 400, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": "bad_request", "message": message, **extra}, status_code=status)
+
+
 def _json_param(request: Request, name: str, default: Any) -> Any:
-    try:
-        value = json.loads(request.query_params.get(name) or "null")
-    except ValueError:
+    """A JSON query parameter of the type of ``default``; ValueError says what is wrong."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
         return default
-    return value if isinstance(value, type(default)) else default
+    if len(raw) > MAX_CHECK_BYTES // 4:
+        raise ValueError(f"{name} may hold at most {MAX_CHECK_BYTES // 4} characters")
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{name} is not valid JSON") from None
+    if not isinstance(value, type(default)):
+        raise ValueError(f"{name} must be a JSON {type(default).__name__}")
+    return value
+
+
+def _scalar(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MAX_PARAM_TEXT and value.isprintable()
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, int | float):
+        return abs(value) <= MAX_PARAM_NUMBER
+    return False
+
+
+def _check_error_query(code: str, params: dict[str, Any], names: list[Any]) -> None:
+    if len(code) > MAX_CODE_LENGTH or not code.isascii() or not code.isprintable():
+        raise ValueError(f"code is at most {MAX_CODE_LENGTH} printable ASCII characters")
+    if len(params) > MAX_PARAMS:
+        raise ValueError(f"params holds at most {MAX_PARAMS} entries")
+    for key, value in params.items():
+        if len(key) > MAX_CODE_LENGTH or not _scalar(value):
+            raise ValueError(
+                f"params: {key[:MAX_CODE_LENGTH]!r} must be text of at most {MAX_PARAM_TEXT} "
+                f"characters, a number within ±{MAX_PARAM_NUMBER}, true, false or null"
+            )
+    if len(names) > MAX_NAMES or not all(
+        isinstance(n, str) and len(n) <= MAX_SEAT_NAME for n in names
+    ):
+        raise ValueError(f"names lists at most {MAX_NAMES} texts of {MAX_SEAT_NAME} characters")
 
 
 async def error_text(request: Request) -> Response:
     """An error code of the engine or the server, with its params, in the person's language.
 
-    ``names`` (a JSON list) names the seats, for codes whose params hold seat numbers.
+    ``names`` (a JSON list) names the seats, for codes whose params hold seat numbers. A query
+    that cannot be read is answered 400 with what was wrong.
     """
     code = request.query_params.get("code", "")
-    params = _json_param(request, "params", {})
-    names = _json_param(request, "names", [])
+    try:
+        params = _json_param(request, "params", {})
+        names = _json_param(request, "names", [])
+        _check_error_query(code, params, names)
+    except ValueError as error:
+        unknown = translator(request_language(request)).gettext(UNKNOWN_REFUSAL)
+        return _bad_request(str(error), code=code[:MAX_CODE_LENGTH], text=unknown)
     t = translator(request_language(request))
 
     def seat_name(seat: int) -> str:
-        if 0 <= seat < len(names) and isinstance(names[seat], str) and names[seat]:
-            return str(names[seat])[:40]
+        if 0 <= seat < len(names) and names[seat]:
+            return str(names[seat])
         return t.gettext(SEAT_LABEL, number=seat + 1)
 
     text = refusal_text(code, params, t, seat_name if names else None)
@@ -216,18 +272,24 @@ async def error_text(request: Request) -> Response:
 
 
 async def refusal(request: Request) -> Response:
-    """Why the rules refuse an action in a seat's own position (see :func:`refusal_for`)."""
-    body = await request.body()
-    data: Any = None
-    if len(body) <= MAX_CHECK_BYTES:
-        try:
-            data = json.loads(body)
-        except ValueError:
-            data = None
-    return JSONResponse(refusal_for(data, translator(request_language(request))))
+    """Why the rules refuse an action in a seat's own position (see :func:`refusal_for`).
 
-
-MAX_CHECK_BYTES = 16 * 1024
+    The body is read no further than :data:`MAX_CHECK_BYTES`; a body or a position that
+    cannot be read is answered 4xx with what was wrong (and the unknown-refusal text)."""
+    t = translator(request_language(request))
+    try:
+        body = await read_body(request, MAX_CHECK_BYTES)
+    except BodyTooLarge as error:
+        return _bad_request(str(error), 413, limit=error.limit)
+    except ClientDisconnect:
+        return _bad_request("the request body was cut off")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        answer = refusal_for(None, t)
+        return JSONResponse({**answer, "error": "the body is not valid JSON"}, status_code=400)
+    answer = refusal_for(data, t)
+    return JSONResponse(answer, status_code=400 if "error" in answer else 200)
 
 
 def _table_exists(request: Request, table_id: str) -> bool | None:

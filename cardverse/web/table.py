@@ -135,17 +135,18 @@ def _seat_namer(names: Any, t: Translator) -> Any:
 
 def refusal_for(data: Any, t: Translator) -> dict[str, Any]:
     """Whether ``data["action"]`` is allowed in ``data["position"]`` (notation.md), and if not,
-    why, in words: ``{"legal", "code", "rule", "text"}``. ``data["names"]`` may name the seats.
+    why, in words: ``{"legal", "code", "rule", "text"}``; ``"error"`` too (and ``legal`` None)
+    when the position or the action cannot be read. ``data["names"]`` may name the seats.
     """
     unknown = {"legal": None, "code": None, "rule": None, "text": t.gettext(UNKNOWN_REFUSAL)}
     if not isinstance(data, dict):
-        return unknown
+        return {**unknown, "error": "the body must be a JSON object"}
     try:
         position = read_position(data.get("position"))
         action = action_from_json(data.get("action"), need_seat=False)
         move = to_move(action)
-    except (NotationError, ActionFormatError, TypeError, ValueError):
-        return unknown
+    except (NotationError, ActionFormatError, TypeError, ValueError) as error:
+        return {**unknown, "error": str(error)[:300]}
     seat = position.turn
     refusal = position.round.check(seat, move)
     if refusal is None:

@@ -24,6 +24,7 @@ import uvicorn
 import websockets
 
 from cardverse.server.app import create_app
+from cardverse.server.connections import ConnectionLimits, uvicorn_config
 from cardverse.server.protocol import SERVER_MESSAGE
 from cardverse.server.tables import Settings
 
@@ -36,22 +37,24 @@ FAST = {
     "bot_processes": 0,
     "rate_per_second": 1000.0,
     "burst": 1000,
+    "create_burst": 1000,  # tests create many tables from 127.0.0.1
 }
 
 
 class ServerThread:
     """A uvicorn server on 127.0.0.1 and a free port, run in a background thread."""
 
-    def __init__(self, data_dir: Path, **settings: Any) -> None:
+    def __init__(
+        self, data_dir: Path, limits: ConnectionLimits | None = None, **settings: Any
+    ) -> None:
         self.settings = Settings(data_dir=data_dir, **{**FAST, **settings})
         self.app = create_app(settings=self.settings)
-        config = uvicorn.Config(
+        config = uvicorn_config(
             self.app,
+            limits or ConnectionLimits(),
             host="127.0.0.1",
             port=0,
             log_level="warning",
-            lifespan="on",
-            ws_per_message_deflate=False,
             ws_max_size=1 << 18,
         )
         self.server = uvicorn.Server(config)
@@ -87,14 +90,15 @@ class ServerThread:
 class ServerProcess:
     """``cardverse serve`` as a real process (for the SIGKILL test)."""
 
-    def __init__(self, data_dir: Path, *extra: str) -> None:
+    def __init__(self, data_dir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.extra = extra
+        self.env = env or {}
         self.proc: subprocess.Popen[str] | None = None
         self.port = 0
 
     def start(self) -> ServerProcess:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(
             [
                 sys.executable,

@@ -33,11 +33,27 @@ FAST_FLAGS = (
 )
 
 
+OPERATOR = {"CARDVERSE_OPERATOR_TOKEN": "operator-token-for-the-test"}
+
+
+def _durability(server: ServerProcess) -> dict[str, object]:
+    answer = httpx.get(
+        f"{server.http}/api/operator",
+        headers={"Authorization": "Bearer " + OPERATOR["CARDVERSE_OPERATOR_TOKEN"]},
+        timeout=10,
+    )
+    assert answer.status_code == 200, answer.text
+    durability: dict[str, object] = answer.json()["durability"]
+    return durability
+
+
 @pytest.mark.timeout(120)
 def test_restart_after_sigkill_loses_nothing_accepted(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    first = ServerProcess(data, *FAST_FLAGS).start()
+    first = ServerProcess(data, *FAST_FLAGS, env=OPERATOR).start()
     second: ServerProcess | None = None
+    # Acknowledged means durable by default: FULL, with group commit (no flag given).
+    assert _durability(first) == {"synchronous": "FULL", "group_commit": True}
     try:
         created = httpx.post(f"{first.http}/api/tables", json={"name": "Ann"}, timeout=10).json()
         table_id = created["table_id"]
@@ -115,3 +131,19 @@ def test_restart_after_sigkill_loses_nothing_accepted(tmp_path: Path) -> None:
         first.kill()
         if second is not None:
             second.stop()
+
+
+def test_serve_help_says_full_durability_by_default() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "cardverse", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "FULL (default)" in out and "group (default)" in out
+    for flag in ("--outbox-bytes", "--max-watchers", "--create-per-minute", "--idle-unload"):
+        assert flag in out

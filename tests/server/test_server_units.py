@@ -80,6 +80,7 @@ class FakeConn:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.table: Table | None = None
+        self.standby = False
         self.sent: list[dict[str, Any]] = []
 
     def send(self, text: str) -> None:
@@ -161,6 +162,7 @@ def test_restoring_from_the_log_rebuilds_the_same_table(tmp_path: Path) -> None:
                 assert _state_of(restored) == _state_of(table)
         assert table.game is not None and table.game.over
         send(0, {"type": "rematch"})
+        service.store.commit()  # group commit: the turn's transaction ends with the turn
         reopened = Store.in_dir(tmp_path)
         restored = Table.restore(service, table.id, reopened.events(table.id))
         assert _state_of(restored) == _state_of(table)

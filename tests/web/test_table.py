@@ -73,7 +73,8 @@ def focused_card(page: Any) -> str | None:
 
 
 def wait_for(page: Any, condition: str, timeout: int = WAIT) -> None:
-    page.wait_for_function(condition, timeout=timeout)
+    # A function, not an expression: the page's Content-Security-Policy forbids eval.
+    page.wait_for_function(f"() => ({condition})", timeout=timeout)
 
 
 def visible_text(page: Any) -> str:

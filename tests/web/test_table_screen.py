@@ -246,7 +246,8 @@ def test_every_phase_fits_one_screen_at_every_size(
         def each_size(phase: str, parts: dict[str, str], inside: dict[str, str]) -> None:
             for size, (width, height) in SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
-                page.wait_for_function(f"innerWidth === {width}")
+                # A function, not an expression: the page's CSP forbids eval.
+                page.wait_for_function(f"() => innerWidth === {width}")
                 page.evaluate("window.scrollTo(0, 0)")
                 page.evaluate(
                     "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"

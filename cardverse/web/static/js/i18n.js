@@ -1,4 +1,5 @@
-// Translations for the ES modules: the page embeds them as JSON (see base.html).
+// Translations for the ES modules: the page holds them as JSON in a data attribute (see
+// base.html; no inline script, for the Content-Security-Policy).
 // Mark every string a person reads with t("...") (or tn("one", "many", n) for a count) so that
 // `python -m cardverse.web.i18n update` extracts it into the catalogs; placeholders are
 // %(name)s, as in the Python code, and tn() fills %(num)s with the count.
@@ -8,7 +9,7 @@ function load() {
   if (messages === null) {
     const element = document.getElementById("messages");
     try {
-      messages = element ? JSON.parse(element.textContent) : {};
+      messages = element ? JSON.parse(element.dataset.json) : {};
     } catch {
       messages = {};
     }

@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 import { setNames } from "./table-cards.js";
 import { forgetSeat, storeSeat } from "./table-net.js";
 
-export const config = JSON.parse(document.getElementById("table-config").textContent);
+export const config = JSON.parse(document.getElementById("table-config").dataset.json);
 setNames(config);
 export const tableId = config.tableId;
 

@@ -1,0 +1,113 @@
+"""The HTTP server's side of connections: uvicorn's settings and idle/half-open time-outs.
+
+uvicorn closes a keep-alive connection that stays idle *between* requests, but keeps a
+connection that never sends a request, or stops half-way through a request's head or body, for
+ever. :class:`TimedH11Protocol` closes such a connection after ``request_timeout`` seconds, and
+stops reading a request whose answer was sent before its body was read (a body over the limit
+is not parsed to its end on the event loop); a WebSocket (once upgraded) is left to its own
+pings (``ws_ping_interval``/``ws_ping_timeout``, the heartbeat of
+:mod:`cardverse.server.heartbeat`: half-open sockets) and to the server's idle time-out for
+WebSockets (:attr:`~cardverse.server.tables.Settings.ws_idle_timeout`). :func:`uvicorn_config`
+gathers every setting the server runs with, for ``cardverse serve`` and the tests alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .heartbeat import PING_INTERVAL, PING_TIMEOUT
+from .protocol import MAX_MESSAGE_BYTES
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """Time-outs and limits of the HTTP server (seconds)."""
+
+    request_timeout: float = 10.0  # a request's head and body arrive within this
+    keep_alive: float = 5.0  # an idle keep-alive connection is closed after this
+    ws_ping_interval: float = PING_INTERVAL  # a WebSocket is pinged this often ...
+    ws_ping_timeout: float = PING_TIMEOUT  # ... and closed when the answer is later (heartbeat)
+    max_connections: int = 4000  # open connections over this are answered 503
+
+
+class TimedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request does not arrive in time."""
+
+    request_timeout = 10.0
+    DISCARD_LIMIT = 64 * 1024
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._request_timer: asyncio.TimerHandle | None = None
+        self._discarded: int | None = None
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._discarded is not None:
+            self._discarded += len(data)
+            if self._discarded > self.DISCARD_LIMIT:
+                self._discarded = None
+                self.transport.close()
+                return
+        super().data_received(data)
+        if self._discarded is not None and self.conn.their_state is not h11.SEND_BODY:
+            self._discarded = None  # the dropped body ended: the connection goes on
+
+    def _arm(self) -> None:
+        if self._request_timer is not None:
+            self._request_timer.cancel()
+        self._request_timer = self.loop.call_later(self.request_timeout, self._on_request_timeout)
+
+    def on_response_complete(self) -> None:
+        # Answered before the body was read to its end (too large, wrong type): the rest of a
+        # short body is read and dropped (the connection stays usable), but past
+        # DISCARD_LIMIT bytes the connection is closed rather than parse more on the loop.
+        self._discarded = 0 if self.conn.their_state is h11.SEND_BODY else None
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request (keep-alive) gets its own time
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._request_timer is not None:
+            self._request_timer.cancel()
+            self._request_timer = None
+        super().connection_lost(exc)
+
+    def _on_request_timeout(self) -> None:
+        self._request_timer = None
+        transport = self.transport
+        if transport.is_closing() or transport.get_protocol() is not self:
+            return  # closed, or upgraded to a WebSocket
+        waiting_for_client = self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+        if self.cycle is not None and not self.cycle.response_complete:
+            waiting_for_client = self.conn.their_state is h11.SEND_BODY
+        if waiting_for_client:
+            transport.close()
+        else:  # the application is still answering: look again later
+            self._arm()
+
+
+def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for the app with these limits (``options`` are passed on)."""
+    protocol = type(
+        "TimedH11Protocol", (TimedH11Protocol,), {"request_timeout": limits.request_timeout}
+    )
+    settings: dict[str, Any] = {
+        "http": protocol,
+        "ws_max_size": 64 * MAX_MESSAGE_BYTES,  # larger: refused with a message, not closed
+        "ws_per_message_deflate": False,
+        "ws_ping_interval": limits.ws_ping_interval,
+        "ws_ping_timeout": limits.ws_ping_timeout,
+        "timeout_keep_alive": limits.keep_alive,
+        "limit_concurrency": limits.max_connections,
+        "lifespan": "on",
+        "timeout_graceful_shutdown": 3,
+        **options,
+    }
+    return uvicorn.Config(app, **settings)

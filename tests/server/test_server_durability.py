@@ -1,0 +1,132 @@
+"""Acknowledged means durable: FULL by default, group commit (one transaction per event-loop
+turn for all tables), and no message leaves before the commit of the change it tells."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from cardverse.server.app import WsConnection
+from cardverse.server.protocol import parse_client_message
+from cardverse.server.store import Store
+from cardverse.server.tables import Settings, Table, TableService
+
+
+class _Conn:
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.standby = False
+        self.sent: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
+def _message(data: dict[str, Any]) -> Any:
+    return parse_client_message(json.dumps(data))
+
+
+def _service(tmp_path: Path, **settings: Any) -> TableService:
+    options = Settings(data_dir=tmp_path, bot_processes=0, **settings)
+    return TableService(options)
+
+
+def test_the_store_is_full_with_group_commit_by_default(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    assert store.synchronous == "FULL" and store.group_commit
+    store.close()
+    assert Settings().sqlite_synchronous == "FULL" and Settings().group_commit
+
+
+def test_one_commit_per_loop_turn_for_every_table(tmp_path: Path) -> None:
+    async def body() -> None:
+        service = _service(tmp_path)
+        hosts = []
+        for name in ("Ann", "Bo", "Cy"):
+            table, token = service.create(name)
+            host = _Conn()
+            table.attach(host)
+            table.handle(host, _message({"type": "join", "token": token}))
+            hosts.append((table, host))
+        await asyncio.sleep(0)
+        commits = service.store.commits
+        for table, host in hosts:  # three tables change in one turn of the loop
+            table.handle(host, _message({"type": "add_bot", "seq": 1, "level": "easy"}))
+        assert service.store.pending and service.store.commits == commits
+        await asyncio.sleep(0)  # the turn ends: one commit for the three
+        assert not service.store.pending and service.store.commits == commits + 1
+        service.close()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+def test_per_move_commit_commits_each_change(tmp_path: Path) -> None:
+    async def body() -> None:
+        service = _service(tmp_path, group_commit=False)
+        table, token = service.create("Ann")
+        host = _Conn()
+        table.attach(host)
+        table.handle(host, _message({"type": "join", "token": token}))
+        commits = service.store.commits
+        table.handle(host, _message({"type": "add_bot", "seq": 1, "level": "easy"}))
+        assert not service.store.pending and service.store.commits == commits + 1
+        service.close()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+class _Socket:
+    """A WebSocket stand-in that looks at the database whenever a message is sent."""
+
+    def __init__(self, db_path: Path, table_id: str) -> None:
+        self.db = sqlite3.connect(str(db_path))
+        self.table_id = table_id
+        self.sent: list[tuple[str, str]] = []  # (message, the table's last row as committed)
+        self.application_state = None
+
+    async def send_text(self, text: str) -> None:
+        row = self.db.execute(
+            "SELECT data FROM events WHERE table_id = ? ORDER BY n DESC LIMIT 1",
+            (self.table_id,),
+        ).fetchone()
+        self.sent.append((text, row[0]))
+
+    async def close(self, code: int, reason: str) -> None:
+        pass
+
+
+def test_no_message_leaves_before_its_change_is_committed(tmp_path: Path) -> None:
+    async def body() -> None:
+        service = _service(tmp_path)
+        table, token = service.create("Ann")
+        socket = _Socket(service.store.path, table.id)
+        conn = WsConnection(socket, service)  # type: ignore[arg-type]
+        conn.start()
+        table.attach(conn)
+        table.handle(conn, _message({"type": "join", "token": token}))
+        for seq in range(1, 11, 2):
+            table.handle(conn, _message({"type": "add_bot", "seq": seq, "level": "easy"}))
+            table.handle(conn, _message({"type": "remove_bot", "seq": seq + 1, "seat": 1}))
+            await asyncio.sleep(0)
+        for _ in range(100):
+            if sum('"ack"' in text for text, _ in socket.sent) >= 10:
+                break
+            await asyncio.sleep(0)
+        acks = [(json.loads(text), row) for text, row in socket.sent]
+        acks = [(m, json.loads(row)) for m, row in acks if m["type"] == "ack"]
+        assert len(acks) == 10
+        for ack, committed in acks:
+            # The committed lobby row already holds the acknowledged seq.
+            assert committed["seats"][0]["last_seq"] >= ack["seq"], (ack, committed)
+        table.detach(conn)
+        await conn.finish()
+        service.close()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
