@@ -4,6 +4,8 @@ Measures, on one core:
   (a) complete games per second, ``standard`` preset, 4 players;
   (b) complete games per second, every variant on (revolution, straights, 2 jokers, eight_stop,
       equal plays), 4 players;
+  (b') complete games per second with every option on: the ``daifugo`` preset (its 3 rounds, the
+      house rules of section 10) plus straights and 2 jokers, 4 players; and the same per round;
   (c) legal-move generation, microseconds per call (median over positions met in random games).
 Each figure is the median of several runs; the table is printed and the JSON written to
 ``bench/results/engine.json``.
@@ -32,6 +34,7 @@ ALL_VARIANTS = Rules.make(
     eight_stop=True,
     equal_plays=True,
 )
+EVERY_OPTION = Rules.make("daifugo", players=4, straights=True, jokers=2)
 
 
 def play_games(rules: Rules, games: int, seed: int) -> tuple[float, int]:
@@ -109,18 +112,24 @@ def main(argv: list[str] | None = None) -> int:
         "runs": args.runs,
         "standard_4p": games_per_second(STANDARD, args.games, args.runs),
         "all_variants_4p": games_per_second(ALL_VARIANTS, args.games // 2, args.runs),
+        "every_option_4p": games_per_second(EVERY_OPTION, args.games // 4, args.runs),
         "movegen_standard": movegen_micros(STANDARD, 20_000, args.runs),
         "movegen_all_variants": movegen_micros(ALL_VARIANTS, 20_000, args.runs),
+        "movegen_every_option": movegen_micros(EVERY_OPTION, 20_000, args.runs),
     }
-    targets = {"standard_4p": 2000, "all_variants_4p": 500}
+    every = results["every_option_4p"]
+    every["rounds_per_game"] = EVERY_OPTION.rounds
+    every["rounds_per_s_median"] = round(every["games_per_s_median"] * EVERY_OPTION.rounds, 1)
+    targets = {"standard_4p": 2000, "all_variants_4p": 500, "every_option_4p": 1000}
     print(f"{'benchmark':<28}{'median':>14}{'target':>10}  runs")
-    for key in ("standard_4p", "all_variants_4p"):
+    for key in ("standard_4p", "all_variants_4p", "every_option_4p"):
         row = results[key]
         print(
             f"{key + ' (games/s)':<28}{row['games_per_s_median']:>14,.1f}"
             f"{targets[key]:>10,}  {row['games_per_s_runs']}"
         )
-    for key in ("movegen_standard", "movegen_all_variants"):
+    print(f"{'every_option_4p (rounds/s)':<28}{every['rounds_per_s_median']:>14,.1f}")
+    for key in ("movegen_standard", "movegen_all_variants", "movegen_every_option"):
         row = results[key]
         print(
             f"{key + ' (µs/call)':<28}{row['us_per_call_median']:>14.2f}{'':>10}  "

@@ -29,17 +29,17 @@ from .engine import (
     rules_from_dict,
     to_move,
 )
-from .engine.cards import deck_mask
+from .engine.cards import SUIT_NAMES, deck_mask
 from .engine.plays import (
+    CARDS_MASK,
+    DISCARD,
     GIVE,
     PASS,
     STRAIGHT,
-    PlayShapeError,
-    analyse,
-    is_clearing,
     play_info,
-    starts_revolution,
 )
+from .engine.positions import Known, PositionError, round_from_known
+from .engine.ruleset import ruleset_for
 
 RECORD_FORMAT = "president-record/1"
 
@@ -114,7 +114,7 @@ def sorted_moves(moves: list[int]) -> list[int]:
     def key(move: int) -> tuple[int, int, int, int, int]:
         if move == PASS:
             return (9, 0, 0, 0, 0)
-        if move & GIVE:
+        if move & (GIVE | DISCARD):
             return (5, 0, 0, 0, move)
         info = play_info(move)
         return (2 if info.straight else 1, info.size, info.bottom, info.rank, move)
@@ -142,10 +142,32 @@ class Position:
         return self.round.legal_moves()
 
 
+POSITION_KEYS = frozenset(
+    {
+        "rules",
+        "hands",
+        "trick",
+        "turn",
+        "revolution",
+        "finished",
+        "jack_back",
+        "lock",
+        "owed",
+        "out_of_play",
+        "from_bottom",
+        "previous_president",
+    }
+)
+
+
 def read_position(data: Any) -> Position:
-    """Read a position; raises :class:`NotationError` when it is malformed or inconsistent."""
+    """Read a position; raises :class:`NotationError` when it is malformed or inconsistent.
+
+    This only reads: the round itself comes from the engine's :func:`round_from_known`, which
+    replays the trick through the rules of the table's parts.
+    """
     data = _object(data, "position")
-    unknown = sorted(set(data) - {"rules", "hands", "trick", "turn", "revolution", "finished"})
+    unknown = sorted(set(data) - POSITION_KEYS)
     if unknown:
         raise NotationError(f"unknown key {unknown[0]!r} in the position")
     raw_hands = data.get("hands")
@@ -165,16 +187,7 @@ def read_position(data: Any) -> Position:
     # Sizes are checked before anything is built from them: a count sizes a bit set.
     for seat, raw in enumerate(raw_hands):
         if isinstance(raw, dict):
-            count = raw.get("count")
-            if (
-                set(raw) != {"count"}
-                or isinstance(count, bool)
-                or not isinstance(count, int)
-                or count < 0
-            ):
-                raise NotationError(
-                    f'hand of seat {seat}: a hidden hand is {{"count": N}} with N from 0'
-                )
+            count = _count(raw, f"hand of seat {seat}: a hidden hand")
             if count > deck:
                 raise NotationError(
                     f"hand of seat {seat}: {count} hidden cards, more cards than the deck's {deck}"
@@ -189,32 +202,22 @@ def read_position(data: Any) -> Position:
         seen = _place(hand, seen, allowed, f"hand of seat {seat}")
         hands.append(hand)
         counts.append(hand.bit_count())
-    revolution = data.get("revolution", False)
-    if not isinstance(revolution, bool):
-        raise NotationError('"revolution" must be true or false')
-    if revolution and not rules.revolution:
-        raise NotationError('"revolution" is true but the revolution option is off')
-    finished_raw = data.get("finished", [])
-    if not isinstance(finished_raw, list):
-        raise NotationError('"finished" must be a list of seats')
-    if len(finished_raw) > players:
-        raise NotationError(f'"finished" lists at most the {players} seats')
-    finished = [_seat(s, players, "finished") for s in finished_raw]
-    if len(set(finished)) != len(finished):
-        raise NotationError("finished: a seat is listed twice")
-    for seat in range(players):
-        if (counts[seat] == 0) != (seat in finished):
-            if counts[seat] == 0:
-                raise NotationError(f"seat {seat} holds no cards but is not listed in finished")
-            raise NotationError(f"seat {seat} is listed in finished but still holds cards")
-    if players - len(finished) < 2:
-        raise NotationError("the round is over: fewer than two seats still hold cards")
+    revolution = _flag(data, "revolution")
+    finished = _seats(data.get("finished", []), players, "finished")
+    from_bottom = _seats(data.get("from_bottom", []), players, "from_bottom")
+    out_of_play: dict[int, int] = {}
+    raw_out = data.get("out_of_play", {})
+    if not isinstance(raw_out, dict):
+        raise NotationError('"out_of_play" must map seats to {"count": N}')
+    for key, value in raw_out.items():
+        number = int(key) if isinstance(key, str) and key.isdigit() else key
+        seat = _seat(number, players, "out_of_play")
+        out_of_play[seat] = _count(value, f"out_of_play of seat {seat}")
+        if out_of_play[seat] > deck:
+            raise NotationError(f"out_of_play of seat {seat}: more cards than the deck's {deck}")
     turn = _seat(data.get("turn"), players, "turn")
-    own = hands[turn]
-    if own is None:
+    if hands[turn] is None:
         raise NotationError(f"the hand of seat {turn}, on turn, must be listed card by card")
-    if not own:
-        raise NotationError(f"seat {turn} is on turn but has gone out")
     trick_raw = data.get("trick") or []
     if not isinstance(trick_raw, list):
         raise NotationError('"trick" must be a list of actions')
@@ -223,51 +226,111 @@ def read_position(data: Any) -> Position:
     hidden = sum(c for h, c in zip(hands, counts, strict=True) if h is None)
     if seen.bit_count() + hidden > deck:
         raise NotationError(f"the hands hold more cards than the deck's {deck}")
-    # Hidden hands stand for placeholder cards only by count; the Round needs bit sets.
-    round_hands = [
-        h if h is not None else _placeholder(c) for h, c in zip(hands, counts, strict=True)
-    ]
-    round_ = Round(rules, round_hands, turn, revolution=revolution, finished=finished)
-    seen = _load_trick(round_, trick_raw, players, seen, allowed, rules)
-    if seen.bit_count() + sum(c for h, c in zip(hands, counts, strict=True) if h is None) > (
-        rules.deck_size
-    ):
+    trick: list[tuple[int, int]] = []
+    for index, raw in enumerate(trick_raw):
+        where = f"trick[{index}]"
+        action = _action(raw, where)
+        seat = _seat(action.seat, players, where)
+        if action.kind in ("give", "discard"):
+            raise NotationError(f"{where}: a trick holds plays and passes, not a {action.kind}")
+        move = _move(action, where)
+        if move != PASS:
+            if move & STRAIGHT and not rules.straights:
+                raise NotationError(f"{where}: straights are not played under these rules")
+            seen = _place(move & CARDS_MASK, seen, allowed, where)
+        trick.append((seat, move))
+    hidden = sum(c for h, c in zip(hands, counts, strict=True) if h is None)
+    if seen.bit_count() + hidden + sum(out_of_play.values()) > rules.deck_size:
         raise NotationError(
             f"the hands and the trick hold more cards than the deck's {rules.deck_size}"
         )
-    _check_no_clearing_play(round_, rules)
-    round_.turn = turn
-    if round_.last_move is not None:
-        last = round_.last_seat
-        others = [
-            s for s in range(players) if s != last and counts[s] and not round_.passed >> s & 1
-        ]
-        if not others:
-            # Everybody else passed: by R13 the trick is over and its winner (or, when the
-            # winner went out, the next seat still holding cards) leads a new one.
-            leader = last if counts[last] else round_.next_holder(last)
-            if turn != leader:
-                raise NotationError(
-                    f"everybody else passed, so the trick is over and seat {leader} leads, "
-                    f"not seat {turn} (R13)"
-                )
-            round_.trick = []
-            round_.last_move = None
-            round_.last_seat = -1
-            round_.passed = 0
-            round_.trick_number = 1
-        elif round_.passed >> turn & 1:
-            raise NotationError(f"seat {turn} passed in this trick and cannot be on turn")
-        elif turn == last:
-            raise NotationError(
-                f"seat {turn} made the last play, yet seats {others} may still answer it"
-            )
+    jack_back = data.get("jack_back")
+    if jack_back is not None and not isinstance(jack_back, bool):
+        raise NotationError('"jack_back" must be true or false')
+    lock = _suits(data["lock"]) if "lock" in data else None
+    owed = _owed(data["owed"], players, turn) if data.get("owed") is not None else None
+    previous = data.get("previous_president", -1)
+    if previous != -1:
+        previous = _seat(previous, players, "previous_president")
+    known = Known(
+        rules=rules,
+        hands=hands,
+        counts=counts,
+        turn=turn,
+        trick=trick,
+        revolution=revolution,
+        finished=finished,
+        from_bottom=from_bottom,
+        fallen=sorted(out_of_play),
+        out_of_play=out_of_play,
+        jack_back=jack_back,
+        lock=lock,
+        owed=owed,
+        previous_president=previous,
+    )
+    try:
+        round_ = round_from_known(known)
+    except PositionError as error:
+        raise NotationError(str(error)) from None
     return Position(rules=rules, hands=hands, counts=counts, round=round_)
 
 
-def _placeholder(count: int) -> int:
-    # A hidden hand is never searched for moves; only whether it is empty matters (R12, R13).
-    return (1 << count) - 1 if count else 0
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise NotationError(f'"{key}" must be true or false')
+    return value
+
+
+def _count(raw: Any, where: str) -> int:
+    count = raw.get("count") if isinstance(raw, dict) else None
+    if (
+        not isinstance(raw, dict)
+        or set(raw) != {"count"}
+        or isinstance(count, bool)
+        or not isinstance(count, int)
+        or count < 0
+    ):
+        raise NotationError(f'{where} is {{"count": N}} with N from 0')
+    return count
+
+
+def _seats(raw: Any, players: int, where: str) -> list[int]:
+    if not isinstance(raw, list):
+        raise NotationError(f'"{where}" must be a list of seats')
+    if len(raw) > players:
+        raise NotationError(f'"{where}" lists at most the {players} seats')
+    seats = [_seat(s, players, where) for s in raw]
+    if len(set(seats)) != len(seats):
+        raise NotationError(f"{where}: a seat is listed twice")
+    return seats
+
+
+def _suits(raw: Any) -> int:
+    if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
+        raise NotationError('"lock" must be a list of suits, e.g. ["H", "S"]')
+    suits = 0
+    for text in raw:
+        key = text.strip().upper()
+        if key not in SUIT_NAMES:
+            raise NotationError(f"lock: unknown suit {text!r}: a suit is C, D, H or S")
+        suits |= 1 << SUIT_NAMES.index(key)
+    return suits
+
+
+def _owed(raw: Any, players: int, turn: int) -> tuple[str, int]:
+    if not isinstance(raw, dict) or set(raw) - {"seat", "kind", "count"}:
+        raise NotationError('"owed" is {"seat": S, "kind": "give" or "discard", "count": N}')
+    seat = _seat(raw.get("seat"), players, "owed")
+    kind = raw.get("kind")
+    if kind not in ("give", "discard"):
+        raise NotationError('owed: "kind" is "give" or "discard"')
+    count = raw.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise NotationError('owed: "count" is a whole number from 1')
+    if seat != turn:
+        raise NotationError(f"seat {seat} owes a {kind}, so it is on turn, not seat {turn}")
+    return str(kind), count
 
 
 def _place(cards: int, seen: int, allowed: int, where: str) -> int:
@@ -279,60 +342,6 @@ def _place(cards: int, seen: int, allowed: int, where: str) -> int:
     return seen | cards
 
 
-def _check_no_clearing_play(round_: Round, rules: Rules) -> None:
-    """A trick in progress holds no clearing play: one would have ended it (R14, R17)."""
-    revolution = round_.revolution  # the order after every play; walk back to each play's
-    for index in range(len(round_.trick) - 1, -1, -1):
-        _, move = round_.trick[index]
-        if move == PASS:
-            continue
-        info = play_info(move)
-        if rules.revolution and starts_revolution(info):
-            revolution = not revolution
-        if is_clearing(info, revolution, rules.eight_stop):
-            raise NotationError(
-                f"trick[{index}] is a clearing play, which ends the trick at once (R14): "
-                "leave the trick empty and give the turn to the next leader"
-            )
-
-
-def _load_trick(
-    round_: Round, trick_raw: list[Any], players: int, seen: int, allowed: int, rules: Rules
-) -> int:
-    first_info = None
-    for index, raw in enumerate(trick_raw):
-        where = f"trick[{index}]"
-        action = _action(raw, where)
-        seat = _seat(action.seat, players, where)
-        move = _move(action, where)
-        if action.kind == "give":
-            raise NotationError(f"{where}: a trick holds plays and passes, not gives")
-        if move == PASS:
-            if first_info is None:
-                raise NotationError(f"{where}: a trick starts with a play, not a pass")
-            round_.passed |= 1 << seat
-        else:
-            if move & STRAIGHT and not rules.straights:
-                raise NotationError(f"{where}: straights are not played under these rules")
-            try:
-                info = analyse(move)
-            except PlayShapeError as error:
-                raise NotationError(f"{where}: {error.rule}: {error.message}") from None
-            if first_info is not None and (
-                info.straight != first_info.straight or info.size != first_info.size
-            ):
-                raise NotationError(
-                    f"{where}: every play of a trick has the shape of the lead (R9)"
-                )
-            first_info = first_info or info
-            seen = _place(move & ((1 << 54) - 1), seen, allowed, where)
-            round_.last_move = move
-            round_.last_seat = seat
-        round_.trick.append((seat, move))
-        round_.history.append((0, seat, move))
-    return seen
-
-
 def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -> dict[str, Any]:
     """Write a round's position; with ``own_seat``, other hands are given as counts."""
     hands: list[Any] = []
@@ -341,7 +350,7 @@ def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -
             hands.append(mask_names(hand))
         else:
             hands.append({"count": hand.bit_count()})
-    return {
+    out: dict[str, Any] = {
         "rules": rules.changed_options(),
         "hands": hands,
         "trick": [from_move(m, s).to_json() for s, m in round_.trick],
@@ -349,6 +358,21 @@ def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -
         "revolution": round_.revolution,
         "finished": list(round_.finished),
     }
+    if round_.bottom_seats:
+        out["from_bottom"] = list(round_.bottom_seats)
+    if round_.fallen:
+        out["out_of_play"] = {
+            str(s): {"count": round_.out_of_play[s].bit_count()}
+            for s in range(round_.players)
+            if round_.fallen >> s & 1
+        }
+    if round_.previous_president >= 0 and rules.downfall:
+        out["previous_president"] = round_.previous_president
+    out.update(_reports(rules, round_.jack_back, round_.lock))
+    if round_.owed is not None:
+        owed = round_.owed
+        out["owed"] = {"seat": owed.seat, "kind": owed.owed, "count": owed.number}
+    return out
 
 
 # -- records -----------------------------------------------------------------------------------
@@ -570,19 +594,31 @@ def summary(game: Game) -> dict[str, Any]:
     trick: list[dict[str, Any]] = []
     if game.phase is Phase.PLAY:
         assert game.round is not None
-        places.append(list(game.round.finished))
+        places.append(game.round.order())
         trick = [from_move(m, s).to_json() for s, m in game.round.trick]
     elif game.phase is Phase.EXCHANGE:
         places.append([])
-    return {
+    in_play = game.phase is Phase.PLAY
+    out: dict[str, Any] = {
         "round": game.round_number,
         "over": game.over,
         "turn": game.turn,
-        "revolution": game.revolution if game.phase is Phase.PLAY else False,
+        "revolution": game.revolution if in_play else False,
         "trick": trick,
         "places": places,
         "points": list(game.points),
     }
+    out.update(_reports(game.rules, in_play and game.jack_back, game.lock if in_play else 0))
+    return out
+
+
+def _reports(rules: Rules, jack_back: bool, lock: int) -> dict[str, Any]:
+    """The trick-state keys the options in force report (notation.md "House rules")."""
+    values = {
+        "jack_back": jack_back,
+        "lock": [SUIT_NAMES[s] for s in range(4) if lock >> s & 1],
+    }
+    return {key: values[key] for key in ruleset_for(rules).reports}
 
 
 def record_to_json(game: Game, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -128,29 +128,22 @@ def test_R27_bot_refuses_a_game(level: str) -> None:
 
 
 def test_R27_view_type_has_no_room_for_other_hands() -> None:
-    """The view's fields: own hand, public counts and history, own exchange only (R26)."""
-    names = {f.name for f in dataclasses.fields(PlayerView)}
-    assert names == {
+    """The view's fields: public counts and history, own hand, own exchange and gives (R26)."""
+    from cardverse.engine import PublicView, SeatView
+
+    assert {f.name for f in dataclasses.fields(PlayerView)} == {"public", "own"}
+    assert {f.name for f in dataclasses.fields(SeatView)} == {
         "seat",
-        "rules",
-        "round_number",
-        "phase",
         "hand",
-        "hand_counts",
-        "turn",
-        "leader",
-        "trick",
-        "history",
-        "passed",
-        "finished",
-        "revolution",
-        "points",
-        "places",
         "exchange",
-        "exchange_pairs",
+        "gives",
         "legal_moves",
     }
-    assert PlayerView.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    public = {f.name for f in dataclasses.fields(PublicView)}
+    assert not public & {"hand", "hands", "deals", "rng", "out_of_play_cards"}
+    assert {"hand_counts", "trick", "history", "lock", "jack_back", "owed"} <= public
+    for part in (PlayerView, PublicView, SeatView):
+        assert part.__dataclass_params__.frozen  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)

@@ -153,7 +153,7 @@ def test_R13_position_after_all_passed_on_a_winner_who_went_out_is_a_new_lead() 
                     {"seat": 0, "action": "play", "cards": ["8C"]},
                 ]
             },
-            "shape",
+            "R9",
         ),
         ({"trick": [{"seat": 2, "action": "give", "cards": ["6C"]}]}, "give"),
         ({"colour": 1}, "unknown key"),

@@ -38,28 +38,42 @@ from cardverse.engine import (
 from cardverse.engine.cards import deck_mask
 from cardverse.notation import NotationError, read_position, record_to_json, replay_record, summary
 
-RULE_NUMBER = re.compile(r"R([1-9]|[12][0-9]|30)")
+RULE_NUMBER = re.compile(r"R([1-9]|[1-3][0-9]|40)")
+HOUSE_RULES = (
+    "suit_lock",
+    "jack_back",
+    "spade_three",
+    "forbidden_finish",
+    "downfall",
+    "seven_pass",
+    "ten_discard",
+)
 ALL_CARDS = mask_names(deck_mask(2))
 
 
 @st.composite
 def any_rules(draw: st.DrawFn, max_rounds: int = 3) -> Rules:
     """Any option combination the table allows (R4)."""
-    preset = draw(st.sampled_from(["standard", "cardverse"]))
+    preset = draw(st.sampled_from(["standard", "cardverse", "daifugo"]))
     options: dict[str, Any] = {
         "rounds": draw(st.integers(1, max_rounds)),
         "revolution": draw(st.booleans()),
         "eight_stop": draw(st.booleans()),
         "exchange": draw(st.booleans()),
-        "first_lead": draw(st.sampled_from(["first_seat", "three_of_clubs"])),
+        "first_lead": draw(st.sampled_from(["first_seat", "three_of_clubs", "three_of_diamonds"])),
     }
-    if preset == "standard":
+    if preset != "cardverse":
         options["players"] = draw(st.integers(3, 8))
         options["equal_plays"] = draw(st.booleans())
         options["straights"] = draw(st.booleans())
         options["jokers"] = draw(st.integers(0, 2))
     else:
         options["players"] = draw(st.integers(3, 6))
+    # The house rules of section 10, each on or off (the spade three needs a joker, R33).
+    for name in HOUSE_RULES:
+        options[name] = draw(st.booleans())
+    if not options.get("jokers", 0):
+        options["spade_three"] = False
     return Rules.make(preset, **options)
 
 
@@ -190,16 +204,30 @@ class Referee:
 
 
 def played_this_round(game: Game) -> int:
+    """Cards every seat has seen leave the hands: plays and ten discards (not seven passes)."""
     mask = 0
     if game.round is not None and game.phase is not Phase.EXCHANGE:
         for _, _, move in game.round.history:
-            if move != PASS:
+            if move != PASS and not move & GIVE:
                 mask |= move & ((1 << 54) - 1)
+        mask |= game.round.discarded
+    return mask
+
+
+def out_of_play(game: Game) -> int:
+    """Cards that left the round unseen by a downfall (R35)."""
+    mask = 0
+    if game.round is not None and game.phase is not Phase.EXCHANGE:
+        for cards in game.round.out_of_play:
+            mask |= cards
     return mask
 
 
 def check_conservation(game: Game) -> None:
     seen = played_this_round(game)
+    gone = out_of_play(game)
+    assert not seen & gone, "a card is in two places"
+    seen |= gone
     for h in game.hands:
         assert not seen & h, "a card is in two places"
         seen |= h
@@ -220,6 +248,12 @@ def check_views(game: Game, seats: list[int]) -> None:
         for giver, receiver, cards in game.exchange_log:
             if seat in (giver, receiver):
                 allowed |= set(mask_names(cards))
+        if game.round is not None and game.phase is not Phase.EXCHANGE:
+            history = game.round.history
+            for index, receiver in game.round.give_receivers:  # R36: the two seats of a give
+                _, giver, move = history[index]
+                if seat in (giver, receiver):
+                    allowed |= set(mask_names(move & ((1 << 54) - 1)))
         view = player_view(game, seat)
         data = json.loads(json.dumps(view.to_json()))
         leaked = card_strings(data) - allowed
@@ -240,8 +274,10 @@ def random_candidate(rng: random.Random, game: Game, seat: int) -> int | None:
     cards = tuple(rng.sample(pool, size))
     jokers = {j: rng.choice(RANK_ORDER) for j in cards if j in ("RJ", "BJ") and rng.random() < 0.7}
     try:
-        if roll < 0.25:
+        if roll < 0.2:
             return to_move(Action("give", cards))
+        if roll < 0.3:
+            return to_move(Action("discard", cards))
         return to_move(Action("play", cards, jokers))
     except ActionFormatError:
         return None
@@ -304,7 +340,8 @@ def play_random_game(
             game.start_next_round(partial_deal(rules, rng) if partial else None)
             referee = None
             continue
-        if game.phase is Phase.PLAY and referee is None:
+        plain = not any(getattr(rules, name) for name in HOUSE_RULES)
+        if game.phase is Phase.PLAY and referee is None and plain:
             assert game.round is not None and not game.round.revolution  # R19
             referee = Referee(
                 rules, [set(mask_names(h)) for h in game.round.hands], game.round.turn

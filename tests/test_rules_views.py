@@ -160,9 +160,10 @@ def test_R27_a_view_depends_only_on_what_its_seat_may_see() -> None:
 
 
 def test_R27_player_view_has_no_field_for_other_hands() -> None:
-    from cardverse.engine import PlayerView
+    from cardverse.engine import PlayerView, PublicView, SeatView
 
-    fields = {f.name for f in dataclasses.fields(PlayerView)}
+    assert {f.name for f in dataclasses.fields(PlayerView)} == {"public", "own"}
+    fields = {f.name for part in (PublicView, SeatView) for f in dataclasses.fields(part)}
     assert "hands" not in fields and "deals" not in fields and "rng" not in fields
     game = Game(Rules.make("standard", players=4), seed=5)
     data = player_view(game, 2).to_json()
@@ -170,5 +171,8 @@ def test_R27_player_view_has_no_field_for_other_hands() -> None:
         "seat", "rules", "round", "phase", "hand", "hand_counts", "turn", "leader", "trick",
         "history", "passed", "finished", "revolution", "points", "places", "titles",
         "exchange", "exchange_pairs", "legal_moves",
+        # the house rules' public facts (R39) and the seat's own seven passes
+        "round_places", "from_bottom", "fallen", "out_of_play", "discarded", "jack_back", "lock",
+        "owed", "gives",
     }  # fmt: skip
     assert card_strings(data) == names(game.hands[2])

@@ -38,12 +38,15 @@ def make_bot(
     seed: int | None = None,
     playouts: int | None = None,
     time_limit: float | None = None,
+    strict: bool = False,
 ) -> Bot:
     """Build a bot of ``level`` (one of :data:`BOT_LEVELS`).
 
     ``seed`` makes a bot's choices reproducible. ``playouts`` (per move, deterministic) and
     ``time_limit`` (seconds per move, default 1 s) set the ``hard`` bot's budget; with both, the
-    search stops at whichever comes first. The other levels ignore them.
+    search stops at whichever comes first. The other levels ignore them. ``strict`` makes the
+    ``hard`` bot simulate every action through the referee's check, so that an illegal simulated
+    move raises instead of passing silently (the tests use it).
     """
     if level == "easy":
         return EasyBot()
@@ -54,7 +57,7 @@ def make_bot(
     if level == "hard":
         from .hard import HardBot
 
-        return HardBot(seed=seed, playouts=playouts, time_limit=time_limit)
+        return HardBot(seed=seed, playouts=playouts, time_limit=time_limit, strict=strict)
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(BOT_LEVELS)}")
 
 

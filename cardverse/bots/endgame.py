@@ -1,6 +1,7 @@
 """Exact answers for the ``hard`` bot (R30): sure wins and two-player endgames.
 
-- :func:`sure_win` finds a play that empties the hand whatever the others hold: a sequence of
+- :func:`sure_win` (under the rules of sections 3–5 only: no house rule of section 10 is in force)
+  finds a play that empties the hand whatever the others hold: a sequence of
   plays that no combination of unseen cards can beat (or that clear the trick, R14), ending with
   one last play. Whoever holds the unseen cards, the seat then goes out before anyone else plays.
 - :func:`solve_duel` solves a round in which only two seats still hold cards. The hidden hand is
@@ -14,6 +15,7 @@ from ..engine.movegen import legal_plays
 from ..engine.options import Rules
 from ..engine.plays import CARDS_MASK, PASS, is_clearing, play_info, starts_revolution
 from ..engine.rounds import Round
+from ..engine.ruleset import ruleset_for
 
 
 class _SureWin:
@@ -77,7 +79,13 @@ def sure_win(
     unseen: int,
     budget: int = 2000,
 ) -> int | None:
-    """A legal move that empties ``hand`` before anyone else can play again, or None."""
+    """A legal move that empties ``hand`` before anyone else can play again, or None.
+
+    Under a house rule of section 10 (a lock, a jack back, a spade three, forbidden finishes, a
+    downfall, owed gives or discards) the search's model of a trick would not hold: None.
+    """
+    if ruleset_for(rules).house_rules:
+        return None
     for move in legal:
         if move != PASS and move & CARDS_MASK == hand:
             return move
@@ -94,18 +102,21 @@ def sure_win(
 
 
 class _Duel:
-    def __init__(self, me: int, budget: int) -> None:
+    def __init__(self, me: int, other: int, budget: int) -> None:
         self.me = me
+        self.other = other
         self.budget = budget
-        self.memo: dict[tuple[int, ...], bool] = {}
+        self.memo: dict[tuple[object, ...], bool] = {}
 
     def wins(self, round_: Round) -> bool:
-        """Whether ``me`` goes out first from here with best play by both."""
+        """Whether ``me`` ends above the other seat from here with best play by both."""
+        places = round_.places
         if round_.turn < 0:
-            return round_.finished.index(self.me) < len(round_.finished) - 1
+            return places.index(self.me) < places.index(self.other)
         hands = round_.hands
         if not hands[self.me]:
-            return True
+            # Out before the other: a better place, unless it was taken from the bottom (R34).
+            return self.me not in round_.bottom_seats
         key = (
             *hands,
             -1 if round_.last_move is None else round_.last_move,
@@ -113,6 +124,10 @@ class _Duel:
             round_.passed,
             round_.turn,
             round_.revolution,
+            round_.jack_back,
+            round_.lock,
+            round_.owed,
+            round_.bottom_place,
         )
         known = self.memo.get(key)
         if known is not None:
@@ -156,7 +171,8 @@ def solve_duel(round_: Round, me: int, budget: int = 20000) -> tuple[int, bool] 
 
     None when the search exceeds ``budget`` nodes. A losing position returns its first move.
     """
-    duel = _Duel(me, budget)
+    other = next(s for s in range(round_.players) if s != me and round_.hands[s])
+    duel = _Duel(me, other, budget)
     moves = _ordered(round_)
     try:
         for move in moves:

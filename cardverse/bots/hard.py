@@ -15,8 +15,13 @@ For each decision it
 
 Its budget is a number of playouts per move (deterministic for a seed: tests, arena) and/or a
 time per move (default 1 s when no playout count is given). Give-backs in the exchange use the
-policy's choice. Candidate moves that differ only by suits are merged when straights are off
-(suits then never matter), and very long move lists are cut to the policy's best few.
+policy's choice; a seven pass or ten discard (R36, R37) is searched like a play, over choices
+that differ by rank. The round it searches from is the engine's :func:`round_from_known`, so the
+parts of the rules in force judge every simulated action; the playouts take the policy's
+rank-count shortcut only where the rules declare it legal, and in ``strict`` mode (tests) every
+simulated action goes through the referee's check and an illegal one raises. Candidate moves
+that differ only by suits are merged when suits never matter (no straights, no suit lock, no
+spade three), and very long move lists are cut to the policy's best few.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ import math
 import random
 import time
 
-from ..engine import GIVE, PASS, PlayerView
+from ..engine import DISCARD, GIVE, PASS, PlayerView
 from ..engine.cards import JOKER_MASK
 from ..engine.plays import CARDS_MASK, play_info
+from ..engine.positions import Known, round_from_known
 from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
@@ -60,12 +66,14 @@ class HardBot(BotBase):
         seed: int | None = None,
         playouts: int | None = None,
         time_limit: float | None = None,
+        strict: bool = False,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
         if time_limit is not None and time_limit <= 0:
             raise ValueError("time_limit must be positive")
         self.seed = seed
+        self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.playouts = playouts
         self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
         self.rng = random.Random(seed)
@@ -81,16 +89,19 @@ class HardBot(BotBase):
         style = policy.Style.of(view.rules)
         legal = view.legal_moves
         fallback = policy.choose(
-            view.hand, legal, last_move, view.revolution, style, opponent_min, last_count
+            view.hand, legal, last_move, view.reversed_order, style, opponent_min, last_count
         )
-        if legal[0] & GIVE:
+        if legal[0] & GIVE and view.phase == "exchange":
             self.last_reason = "policy"
             return fallback
         knowledge = Knowledge.of(view)
-        won = sure_win(view.rules, view.hand, legal, last_move, view.revolution, knowledge.unseen)
-        if won is not None:
-            self.last_reason = "sure"
-            return won
+        if not legal[0] & (GIVE | DISCARD):
+            won = sure_win(
+                view.rules, view.hand, legal, last_move, view.reversed_order, knowledge.unseen
+            )
+            if won is not None:
+                self.last_reason = "sure"
+                return won
         template = _round_of(view)
         exact = knowledge.exact_hands()
         if exact is not None:
@@ -126,9 +137,15 @@ class HardBot(BotBase):
     def _candidates(self, view: PlayerView, fallback: int, style: policy.Style) -> list[int]:
         """The root moves worth searching: suit-equivalent plays merged, long lists cut."""
         seen: dict[tuple[int, ...], int] = {}
+        owed = bool(view.legal_moves[0] & (GIVE | DISCARD))
+        suits_matter = not style.fast_playouts
         for move in view.legal_moves:
-            if move == PASS or style.straights:
-                key: tuple[int, ...] = (move,)
+            if owed:
+                # Cards to give or discard: choices with the same ranks are alike (suits matter
+                # only under the rules that make them, and then every choice stays apart).
+                key: tuple[int, ...] = (move,) if suits_matter else _rank_key(move)
+            elif move == PASS or suits_matter:
+                key = (move,)
             else:
                 info = play_info(move)
                 key = (info.rank, info.size, (move & JOKER_MASK).bit_count())
@@ -137,7 +154,7 @@ class HardBot(BotBase):
         moves = list(seen.values())
         if len(moves) <= MAX_CANDIDATES:
             return moves
-        revolution = view.revolution
+        revolution = view.reversed_order
         counts = policy.rank_counts(view.hand)
 
         def prior(move: int) -> tuple[int, int, int, int]:
@@ -145,6 +162,15 @@ class HardBot(BotBase):
                 return (0, 0, 0, 0)
             if move == PASS:
                 return (1, 0, 0, 0)
+            if owed:
+                # Weakest cards first, single cards (that break no group) before others.
+                cards = move & CARDS_MASK
+                return (
+                    2,
+                    sum(1 for c in range(52) if cards >> c & 1 and counts[c >> 2] > 1),
+                    sum(c >> 2 for c in range(54) if cards >> c & 1),
+                    0,
+                )
             cards = move & CARDS_MASK
             info = play_info(move)
             whole = info.straight or info.all_jokers or counts[info.rank] == info.size
@@ -200,7 +226,7 @@ class HardBot(BotBase):
             for arm in range(arms):
                 if budget is not None and done >= budget:
                     break
-                points = _playout(template, hands, candidates[arm], me, style)
+                points = _playout(template, hands, candidates[arm], me, style, self.strict)
                 visits[arm] += 1
                 totals[arm] += (points - 1) * scale
                 done += 1
@@ -219,7 +245,7 @@ class HardBot(BotBase):
                 if score > best_score:
                     best_arm, best_score = arm, score
             hands = deals.sample()
-            points = _playout(template, hands, candidates[best_arm], me, style)
+            points = _playout(template, hands, candidates[best_arm], me, style, self.strict)
             visits[best_arm] += 1
             totals[best_arm] += (points - 1) * scale
             done += 1
@@ -234,61 +260,83 @@ class HardBot(BotBase):
         return candidates[best]
 
 
+def _rank_key(move: int) -> tuple[int, ...]:
+    """The ranks of a give's or discard's cards (jokers as 13), for merging alike choices."""
+    cards = move & CARDS_MASK
+    return tuple(sorted(min(c >> 2, 13) for c in range(54) if cards >> c & 1))
+
+
 def _round_of(view: PlayerView) -> Round:
     """A :class:`Round` in the view's public state (hands are filled in per sampled deal)."""
-    round_ = Round(
-        view.rules,
-        [0] * view.rules.players,
-        view.seat,
-        revolution=view.revolution,
-        finished=list(view.finished),
+    public = view.public
+    rules = view.rules
+    counts = list(view.hand_counts)
+    hands: list[int | None] = [None] * rules.players
+    hands[view.seat] = view.hand
+    owed = view.owed
+    previous = view.places[-1][0] if view.places and rules.downfall else -1
+    return round_from_known(
+        Known(
+            rules=rules,
+            hands=hands,
+            counts=counts,
+            turn=view.seat,
+            trick=list(view.trick),
+            revolution=view.revolution,
+            finished=list(view.finished),
+            from_bottom=list(public.from_bottom),
+            fallen=list(public.fallen),
+            out_of_play={s: c for s, c in enumerate(public.out_of_play) if c},
+            jack_back=view.jack_back,
+            lock=view.lock,
+            owed=None if owed is None else (owed.owed, owed.number),
+            previous_president=previous,
+        )
     )
-    last_move: int | None = None
-    last_seat = -1
-    for seat, move in view.trick:
-        if move != PASS:
-            last_move, last_seat = move, seat
-    round_.last_move = last_move
-    round_.last_seat = last_seat
-    passed = 0
-    for seat in view.passed:
-        passed |= 1 << seat
-    round_.passed = passed
-    round_.trick = list(view.trick)
-    round_.turn = view.seat
-    return round_
 
 
-def _playout(template: Round, hands: list[int], first: int, me: int, style: policy.Style) -> int:
-    """Play ``first`` for ``me``, then finish with the policy; the points ``me`` earns (R22)."""
+def _playout(
+    template: Round, hands: list[int], first: int, me: int, style: policy.Style, strict: bool
+) -> int:
+    """Play ``first`` for ``me``, then finish with the policy; the points ``me`` earns (R22).
+
+    With ``strict``, every action goes through the referee's check (an illegal one raises).
+    """
     round_ = template.clone()
     round_.hands = list(hands)
-    round_.apply_unchecked(first)
+    apply = round_.apply if strict else round_.apply_unchecked
+    apply(first)
     players = round_.players
     held = round_.hands
     lead_play = policy.lead_play
     follow_play = policy.follow_play
     fast_lead = policy.fast_lead
     fast_follow = policy.fast_follow
-    sets_only = not style.straights
+    fast = style.fast_playouts
     while round_.turn >= 0 and held[me]:
         seat = round_.turn
         hand = held[seat]
         last = round_.last_move
-        if last is None:
+        reversed_order = round_.reversed_now
+        if round_.owed is not None:
+            legal = round_.legal_moves()
+            move = (
+                policy.discard(hand, legal) if legal[0] & DISCARD else policy.give_back(hand, legal)
+            )
+        elif last is None:
             fewest = 99
             for other in range(players):
                 if other != seat and held[other]:
                     count = held[other].bit_count()
                     if count < fewest:
                         fewest = count
-            if sets_only and not hand & JOKER_MASK:
-                move = fast_lead(hand, round_.revolution, style, fewest)
+            if fast and not hand & JOKER_MASK:
+                move = fast_lead(hand, reversed_order, style, fewest)
             else:
-                move = lead_play(hand, round_.legal_moves(), round_.revolution, style, fewest)
-        elif sets_only and not hand & JOKER_MASK:
+                move = lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
+        elif fast and not hand & JOKER_MASK:
             move = fast_follow(
-                hand, last, round_.revolution, style, held[round_.last_seat].bit_count()
+                hand, last, reversed_order, style, held[round_.last_seat].bit_count()
             )
         else:
             legal = round_.legal_moves()
@@ -296,7 +344,7 @@ def _playout(template: Round, hands: list[int], first: int, me: int, style: poli
                 move = legal[0]
             else:
                 move = follow_play(
-                    hand, legal, round_.revolution, style, held[round_.last_seat].bit_count()
+                    hand, legal, reversed_order, style, held[round_.last_seat].bit_count(), last
                 )
-        round_.apply_unchecked(move)
-    return players - round_.finished.index(me)
+        apply(move)
+    return players - round_.places.index(me)  # R22: the place ``me`` took

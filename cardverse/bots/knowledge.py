@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..engine import PASS, PlayerView, Round
+from ..engine import GIVE, PASS, PlayerView, Round
 from ..engine.cards import JOKER_MASK, NUM_RANKS, cards_of, deck_mask
 from ..engine.exchange import card_height
 from ..engine.movegen import legal_plays
@@ -49,6 +49,17 @@ class Knowledge:
             elif seen.receiver == view.seat and seen.automatic:
                 lowest = min(card_height(c) for c in cards_of(seen.cards))
                 caps[seen.giver] = min(caps[seen.giver], lowest)
+        for give in view.gives:
+            if give.giver == view.seat:
+                pinned[give.receiver] |= give.cards & unseen
+        mine = len(view.gives)
+        hidden = sum(1 for _, _, move in view.history if move & GIVE)
+        if hidden > mine:
+            caps = [13] * players  # cards changed hands unseen: no exchange cap holds any more
+        for seat in range(players):
+            pinned[seat] &= unseen
+            if not view.hand_counts[seat]:
+                pinned[seat] = 0
         return Knowledge(
             seat=view.seat,
             players=players,
@@ -129,6 +140,13 @@ class Evidence:
     actions the heuristic policy would not have made from it. Each seat is judged on its own.
     """
 
+    @staticmethod
+    def applies(view: PlayerView) -> bool:
+        """Whether the history can be replayed with sampled hands: not when cards changed hands
+        unseen (R36), left the round (R37) or a seat fell (R35)."""
+        rules = view.rules
+        return not (rules.seven_pass or rules.ten_discard or rules.downfall)
+
     def __init__(self, view: PlayerView, knowledge: Knowledge) -> None:
         self.rules = view.rules
         self.style = Style.of(view.rules)
@@ -158,7 +176,7 @@ class Evidence:
                 last = round_.last_move
                 last_count = held[round_.last_seat].bit_count() if last is not None else 0
                 self.decisions[seat].append(
-                    (later, last, round_.revolution, fewest, last_count, move)
+                    (later, last, round_.reversed_order, fewest, last_count, move)
                 )
             round_.apply_unchecked(move)
 
@@ -173,7 +191,7 @@ class Evidence:
         lowest = 0
         for later, last, revolution, fewest, last_count, move in self.decisions[seat]:
             then = hand | later
-            if not style.straights and not then & JOKER_MASK:
+            if style.fast_playouts and not then & JOKER_MASK:
                 if last is None:
                     guess = fast_lead(then, revolution, style, fewest)
                     low = _lowest_lead(then, revolution)
@@ -186,7 +204,7 @@ class Evidence:
                     guess = lead_play(then, legal, revolution, style, fewest)
                 else:
                     legal.append(PASS)
-                    guess = follow_play(then, legal, revolution, style, last_count)
+                    guess = follow_play(then, legal, revolution, style, last_count, last)
                 plays = [m for m in legal if m != PASS]
                 low = min(plays, key=lambda m: lowest_key(m, revolution)) if plays else PASS
             if guess != move and not _same_play(guess, move, style):
@@ -262,6 +280,7 @@ class PlausibleDeals:
         others = [s for s in knowledge.others() if view.seat != s]
         if (
             surprise >= 1.0
+            or not Evidence.applies(view)
             or len(others) < 2
             or not any(s != view.seat for _, s, _ in view.history)
         ):

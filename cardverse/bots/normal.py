@@ -40,7 +40,7 @@ class NormalBot(BotBase):
             view.hand,
             view.legal_moves,
             last_move,
-            view.revolution,
+            view.reversed_order,
             policy.Style.of(view.rules),
             opponent_min,
             last_count,

@@ -1,8 +1,9 @@
 """The heuristic play policy (R29): the ``normal`` bot's mind and the ``hard`` bot's playouts.
 
 It works on bare values (a hand bit set, the legal moves, the play on top of the trick, the order
-in force), never on a view or a game, so the ``hard`` bot can run it for every seat of a sampled
-deal thousands of times per move. The rules of thumb:
+in force: each ``revolution`` parameter below means "the order in force is reversed", by a
+revolution or a jack back, R32), never on a view or a game, so the ``hard`` bot can run it for
+every seat of a sampled deal thousands of times per move. The rules of thumb:
 
 - **Control cards** take back the lead and are kept for that: sets of the clearing rank (2s, or
   3s during a revolution, R14), sets of 8s with eight_stop, sets holding jokers, sets made only of
@@ -16,18 +17,27 @@ deal thousands of times per move. The rules of thumb:
 - **Following**, it covers with the weakest group that fits exactly; it spends a control card only
   when that leaves a hand it can finish with its other control cards, or when the player on top
   of the trick is about to go out; otherwise it passes.
-- **Giving back** in the exchange, it gives its weakest single cards and keeps control cards.
+- **Giving back** in the exchange, and in a seven pass (R36), it gives its weakest single cards
+  (normal order, R38) and keeps control cards; in a ten discard (R37) it throws the cards that
+  break no group, weakest first.
+- **Forbidden finishes** (R34): it does not go out on a play that would take the lowest place
+  while it has another play.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..engine import GIVE, PASS
-from ..engine.cards import JOKER_MASK, NATURAL_MASK, NUM_RANKS, RANK_2, RANK_3, RANK_8, cards_of
+from ..engine import DISCARD, GIVE, PASS
+from ..engine.cards import JOKER_MASK, NATURAL_MASK, NUM_RANKS, RANK_2, RANK_8, cards_of
 from ..engine.options import Rules
+from ..engine.order import clearing_rank
+from ..engine.order import rank_strength as _rank_strength
+from ..engine.order import strength as play_strength
+from ..engine.order import weakest_card_strength as _weakest_card_strength
+from ..engine.parts.forbidden_finish import is_forbidden_finish
 from ..engine.plays import CARDS_MASK, play_info
-from .easy import strength as play_strength
+from ..engine.ruleset import ruleset_for
 
 
 class Style(NamedTuple):
@@ -37,10 +47,21 @@ class Style(NamedTuple):
     eight_stop: bool
     straights: bool
     equal_plays: bool
+    forbidden_finish: bool = False
+    spade_three: bool = False
+    fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
 
     @staticmethod
     def of(rules: Rules) -> Style:
-        return Style(rules.revolution, rules.eight_stop, rules.straights, rules.equal_plays)
+        return Style(
+            rules.revolution,
+            rules.eight_stop,
+            rules.straights,
+            rules.equal_plays,
+            rules.forbidden_finish,
+            rules.spade_three and rules.jokers > 0,
+            ruleset_for(rules).fast_playouts,
+        )
 
 
 def rank_counts(hand: int) -> list[int]:
@@ -48,13 +69,11 @@ def rank_counts(hand: int) -> list[int]:
     return [((hand >> (r << 2)) & 15).bit_count() for r in range(NUM_RANKS)]
 
 
-def rank_strength(rank: int, revolution: bool) -> int:
-    """0 for the weakest rank in the order in force, 12 for the strongest (R3)."""
-    return 12 - rank if revolution else rank
+rank_strength = _rank_strength  # the engine's order in force (R3), shared by every bot
 
 
 def _is_control_rank(rank: int, revolution: bool, style: Style) -> bool:
-    return rank == (RANK_3 if revolution else RANK_2) or (style.eight_stop and rank == RANK_8)
+    return rank == clearing_rank(revolution) or (style.eight_stop and rank == RANK_8)
 
 
 def weak_groups(counts: list[int], revolution: bool, style: Style) -> tuple[int, int]:
@@ -81,16 +100,6 @@ def revolution_gain(counts: list[int], revolution: bool, skip: int) -> int:
                 rank_strength(rank, not revolution) - rank_strength(rank, revolution)
             )
     return gain
-
-
-def _weakest_card_strength(move: int, revolution: bool) -> int:
-    """Strength of the weakest natural card of a play (a straight's weak end)."""
-    info = play_info(move)
-    if info.all_jokers:
-        return 13
-    if info.straight:
-        return 12 - info.rank if revolution else info.bottom
-    return 12 - info.rank if revolution else info.rank
 
 
 def is_control_play(move: int, revolution: bool, style: Style) -> bool:
@@ -125,8 +134,13 @@ def lead_play(
 ) -> int:
     """The policy's lead (``legal`` holds no pass)."""
     for move in legal:
-        if move & CARDS_MASK == hand:
+        if move & CARDS_MASK == hand and not _forbidden(move, revolution, None, style):
             return move  # the whole hand in one play: go out
+    if style.forbidden_finish and len(legal) > 1:
+        # A play that would end on a forbidden finish waits while another one is possible.
+        kept = [m for m in legal if not _forbidden(m, revolution, None, style, hand)]
+        if kept and len(kept) < len(legal):
+            legal = kept
     counts = rank_counts(hand)
     weak: list[int] = []
     control: list[int] = []
@@ -183,6 +197,18 @@ def _group_key(move: int) -> int:
     return -1 - info.bottom if info.straight else info.rank
 
 
+def _forbidden(
+    move: int, revolution: bool, top: int | None, style: Style, hand: int | None = None
+) -> bool:
+    """Whether ``move`` would go out on a forbidden finish (R34); with ``hand``, only when it
+    is the hand's last play."""
+    if not style.forbidden_finish:
+        return False
+    if hand is not None and move & CARDS_MASK != hand:
+        return False
+    return is_forbidden_finish(move, revolution, top, style.eight_stop, style.spade_three)
+
+
 def _keeps_lead(move: int, revolution: bool, style: Style) -> bool:
     """A clearing play (R14): it ends the trick and its player leads again."""
     info = play_info(move)
@@ -190,7 +216,7 @@ def _keeps_lead(move: int, revolution: bool, style: Style) -> bool:
         return False
     if style.eight_stop and info.has_eight:
         return True
-    return not info.straight and info.rank == (RANK_3 if revolution else RANK_2)
+    return not info.straight and info.rank == clearing_rank(revolution)
 
 
 def follow_play(
@@ -199,11 +225,15 @@ def follow_play(
     revolution: bool,
     style: Style,
     last_count: int,
+    top: int | None = None,
 ) -> int:
     """The policy's answer to a trick in progress (``legal`` ends with the pass).
 
-    ``last_count`` is how many cards the player on top of the trick still holds.
+    ``last_count`` is how many cards the player on top of the trick still holds; ``top`` is the
+    play on top (for the spade three and forbidden finishes).
     """
+    if style.forbidden_finish:
+        legal = [m for m in legal if m == PASS or not _forbidden(m, revolution, top, style, hand)]
     best = -1
     best_key = 99
     controls: list[int] = []
@@ -253,7 +283,8 @@ def follow_play(
 
 
 def give_back(hand: int, legal: list[int] | tuple[int, ...]) -> int:
-    """The exchange give-back (R25): the weakest single cards, keeping 2s and jokers."""
+    """The exchange give-back (R25) and the seven pass (R36): the weakest single cards (normal
+    order, R38), keeping 2s and jokers."""
     count = (legal[0] & CARDS_MASK).bit_count()
     counts = rank_counts(hand)
 
@@ -270,6 +301,25 @@ def give_back(hand: int, legal: list[int] | tuple[int, ...]) -> int:
     return move if move in legal else legal[0]
 
 
+def discard(hand: int, legal: list[int] | tuple[int, ...]) -> int:
+    """The ten discard (R37): cards that break no group (single cards) first, weakest first;
+    then from the smallest groups; 2s and jokers last."""
+    count = (legal[0] & CARDS_MASK).bit_count()
+    counts = rank_counts(hand)
+
+    def key(card: int) -> tuple[int, int, int, int]:
+        if card >= 52:
+            return (3, 0, 13, card)
+        rank = card >> 2
+        return (2 if rank == RANK_2 else 0 if counts[rank] == 1 else 1, counts[rank], rank, card)
+
+    chosen = sorted(cards_of(hand), key=key)[:count]
+    move = DISCARD
+    for card in chosen:
+        move |= 1 << card
+    return move if move in legal else legal[0]
+
+
 def choose(
     hand: int,
     legal: list[int] | tuple[int, ...],
@@ -279,12 +329,17 @@ def choose(
     opponent_min: int,
     last_count: int,
 ) -> int:
-    """The policy's action for any decision (lead, follow or give-back)."""
+    """The policy's action for any decision (lead, follow, give-back, seven pass, ten discard).
+
+    ``revolution`` is the order in force (reversed or not).
+    """
     if legal[0] & GIVE:
         return give_back(hand, legal)
+    if legal[0] & DISCARD:
+        return discard(hand, legal)
     if last_move is None:
         return lead_play(hand, legal, revolution, style, opponent_min)
-    return follow_play(hand, legal, revolution, style, last_count)
+    return follow_play(hand, legal, revolution, style, last_count, last_move)
 
 
 # -- the fast path: sets only, no jokers in hand -------------------------------------------------
@@ -296,8 +351,9 @@ def choose(
 
 
 def fast_applies(hand: int, style: Style) -> bool:
-    """Whether the fast path may decide for this hand under these options."""
-    return not style.straights and not hand & JOKER_MASK
+    """Whether the fast path may decide for this hand under these options: only when every rule
+    in force declares it legal (no straights, lock or spade three) and the hand holds no joker."""
+    return style.fast_playouts and not hand & JOKER_MASK
 
 
 def _take(nibble: int, size: int) -> int:
@@ -313,7 +369,7 @@ def _take(nibble: int, size: int) -> int:
 
 def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> int:
     """:func:`lead_play` for a joker-free hand with straights off."""
-    clear_rank = RANK_3 if revolution else RANK_2
+    clear_rank = clearing_rank(revolution)
     eight = style.eight_stop
     four_control = style.revolution_rule
     weak: list[tuple[int, int]] = []  # (strength, move), weakest first after sorting
@@ -325,7 +381,7 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
             continue
         groups += 1
         size = nibble.bit_count()
-        strength = 12 - rank if revolution else rank
+        strength = rank_strength(rank, revolution)
         if rank == clear_rank or (eight and rank == RANK_8) or (four_control and size == 4):
             control.append((rank, strength, size))
         else:
@@ -370,7 +426,7 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
         ranks = range(old if style.equal_plays else old - 1, -1, -1)
     else:
         ranks = range(old if style.equal_plays else old + 1, NUM_RANKS)
-    clear_rank = RANK_3 if revolution else RANK_2
+    clear_rank = clearing_rank(revolution)
     eight = style.eight_stop
     four_control = style.revolution_rule and size == 4
     breaking = -1
@@ -407,7 +463,7 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
 
     def cheapest_key(rank: int) -> tuple[bool, int]:
         keeps = rank == clear_rank or (eight and rank == RANK_8)
-        return (not keeps, 12 - rank if revolution else rank)
+        return (not keeps, rank_strength(rank, revolution))
 
     rank = min(controls, key=cheapest_key)
     nibble = (hand >> (rank << 2)) & 15

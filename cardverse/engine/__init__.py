@@ -7,15 +7,27 @@ gives their readable form.
 
 from .actions import Action, ActionFormatError, action_from_json, from_move, to_move
 from .cards import CardError, card_name, cards_of, mask_names, parse_card, parse_cards
+from .events import Event, event_to_json, for_seat
 from .game import DealError, Game, Phase
-from .options import PRESETS, OptionsError, Rules, rules_from_dict
-from .plays import GIVE, PASS, STRAIGHT, PlayInfo, PlayShapeError, analyse, move_cards
+from .options import PRESETS, OptionsError, Rules, options_table, rules_from_dict
+from .order import clearing_rank, order_reversed, strength
+from .plays import DISCARD, GIVE, PASS, STRAIGHT, PlayInfo, PlayShapeError, analyse, move_cards
 from .refusals import IllegalAction, Refusal
 from .rounds import Round
+from .ruleset import Ruleset, ruleset_for
 from .scoring import round_points, standings, title_for_place, titles_by_seat
-from .views import ExchangeSeen, PlayerView, player_view
+from .views import (
+    ExchangeSeen,
+    GiveSeen,
+    PlayerView,
+    PublicView,
+    SeatView,
+    player_view,
+    public_view,
+)
 
 __all__ = [
+    "DISCARD",
     "GIVE",
     "PASS",
     "PRESETS",
@@ -24,30 +36,43 @@ __all__ = [
     "ActionFormatError",
     "CardError",
     "DealError",
+    "Event",
     "ExchangeSeen",
     "Game",
+    "GiveSeen",
     "IllegalAction",
     "OptionsError",
     "Phase",
     "PlayInfo",
     "PlayShapeError",
     "PlayerView",
+    "PublicView",
     "Refusal",
     "Round",
     "Rules",
+    "Ruleset",
+    "SeatView",
     "action_from_json",
     "analyse",
     "card_name",
     "cards_of",
+    "clearing_rank",
+    "event_to_json",
+    "for_seat",
     "from_move",
     "mask_names",
     "move_cards",
+    "options_table",
+    "order_reversed",
     "parse_card",
     "parse_cards",
     "player_view",
+    "public_view",
     "round_points",
     "rules_from_dict",
+    "ruleset_for",
     "standings",
+    "strength",
     "title_for_place",
     "titles_by_seat",
     "to_move",

@@ -1,7 +1,8 @@
 """Actions in their readable form (notation.md) and their move integers.
 
 An :class:`Action` is what a person, a record or a client says: play these cards (with the ranks
-jokers stand for in a straight), pass, or give cards back. :func:`to_move` and :func:`from_move`
+jokers stand for in a straight), pass, give cards (an exchange give-back or a seven pass, R36), or
+discard cards (a ten discard, R37). :func:`to_move` and :func:`from_move`
 convert between it and the engine's move integers; :func:`action_from_json` reads the JSON form.
 """
 
@@ -22,12 +23,23 @@ from .cards import (
     parse_card,
     parse_rank,
 )
-from .plays import CARDS_MASK, GIVE, PASS, STRAIGHT, declare, declared_rank
+from .plays import (
+    CARDS_MASK,
+    DISCARD,
+    GIVE,
+    HIDDEN,
+    PASS,
+    STRAIGHT,
+    declare,
+    declared_rank,
+    hidden_count,
+)
 
 PLAY = "play"
 PASS_ACTION = "pass"
 GIVE_ACTION = "give"
-ACTION_KINDS = (PLAY, PASS_ACTION, GIVE_ACTION)
+DISCARD_ACTION = "discard"
+ACTION_KINDS = (PLAY, PASS_ACTION, GIVE_ACTION, DISCARD_ACTION)
 
 
 class ActionFormatError(ValueError):
@@ -36,19 +48,25 @@ class ActionFormatError(ValueError):
 
 @dataclass(frozen=True)
 class Action:
-    """A readable action: ``kind`` is play, pass or give; ``jokers`` maps joker → rank name."""
+    """A readable action: ``kind`` is play, pass, give or discard; ``jokers`` maps joker → rank.
+
+    ``count`` is set only for a give whose cards the reader may not see (then ``cards`` is empty).
+    """
 
     kind: str
     cards: tuple[str, ...] = ()
     jokers: Mapping[str, str] = field(default_factory=dict)
     seat: int | None = None
+    count: int | None = None
 
     def to_json(self, with_seat: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if with_seat and self.seat is not None:
             out["seat"] = self.seat
         out["action"] = self.kind
-        if self.kind != PASS_ACTION:
+        if self.count is not None:
+            out["count"] = self.count
+        elif self.kind != PASS_ACTION:
             out["cards"] = list(self.cards)
         if self.jokers:
             out["jokers"] = dict(self.jokers)
@@ -59,10 +77,14 @@ def from_move(move: int, seat: int | None = None) -> Action:
     """The readable form of a move integer."""
     if move == PASS:
         return Action(PASS_ACTION, seat=seat)
+    if move & HIDDEN:
+        return Action(GIVE_ACTION, (), seat=seat, count=hidden_count(move))
     cards = move & CARDS_MASK
     names = tuple(card_name(c) for c in cards_of(cards))
     if move & GIVE:
         return Action(GIVE_ACTION, names, seat=seat)
+    if move & DISCARD:
+        return Action(DISCARD_ACTION, names, seat=seat)
     jokers: dict[str, str] = {}
     if move & STRAIGHT:
         for joker in (RED_JOKER, BLACK_JOKER):
@@ -98,10 +120,10 @@ def to_move(action: Action) -> int:
         raise ActionFormatError(str(error)) from None
     if not mask:
         raise ActionFormatError(f"a {action.kind} action needs at least one card")
-    if action.kind == GIVE_ACTION:
+    if action.kind in (GIVE_ACTION, DISCARD_ACTION):
         if action.jokers:
-            raise ActionFormatError("a give action declares no joker ranks")
-        return mask | GIVE
+            raise ActionFormatError(f"a {action.kind} action declares no joker ranks")
+        return mask | (GIVE if action.kind == GIVE_ACTION else DISCARD)
     declarations: dict[int, int] = {}
     for joker_text, rank_text in action.jokers.items():
         try:

@@ -27,6 +27,7 @@ JOKER_NAMES: dict[int, str] = {RED_JOKER: "RJ", BLACK_JOKER: "BJ"}
 NATURAL_MASK = (1 << 52) - 1
 JOKER_MASK = (1 << RED_JOKER) | (1 << BLACK_JOKER)
 THREE_OF_CLUBS = 0
+THREE_OF_DIAMONDS = 1
 
 
 class CardError(ValueError):

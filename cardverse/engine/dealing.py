@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from .cards import THREE_OF_CLUBS, cards_of, deck
+from .cards import cards_of, deck
 from .options import FIRST_SEAT, Rules
+from .parts.first_lead import LEAD_CARD
 
 
 def deal(rules: Rules, rng: random.Random) -> list[int]:
@@ -20,15 +21,16 @@ def deal(rules: Rules, rng: random.Random) -> list[int]:
 
 
 def first_round_leader(rules: Rules, hands: list[int]) -> int:
-    """Who leads round 1 (R24): seat 0, or the holder of the 3 of clubs.
+    """Who leads round 1 (R24): seat 0, or the holder of the 3 of clubs (or of diamonds).
 
-    With a partial deal (tests, puzzles) where nobody holds the 3 of clubs, the holder of the
+    With a partial deal (tests, puzzles) where nobody holds that card, the holder of the
     lowest natural card leads; with no natural card at all, seat 0.
     """
     if rules.first_lead == FIRST_SEAT:
         return 0
+    card = LEAD_CARD[rules.first_lead]
     for seat, hand in enumerate(hands):
-        if hand >> THREE_OF_CLUBS & 1:
+        if hand >> card & 1:
             return seat
     lowest: tuple[int, int] | None = None
     for seat, hand in enumerate(hands):

@@ -2,7 +2,8 @@
 
 :class:`Game` is the one object the rest of the product drives: it deals (seeded), runs the
 exchange, hands each round to :class:`~cardverse.engine.rounds.Round`, and keeps places and points
-until the configured number of rounds is over.
+until the configured number of rounds is over. :meth:`Game.apply` and :meth:`Game.start_next_round`
+return what happened as typed events (:mod:`cardverse.engine.events`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,18 @@ from enum import StrEnum
 
 from .cards import card_name, cards_of, deck_mask
 from .dealing import deal, first_round_leader
+from .events import Event, ExchangeGift, GameOver, Passed, Played, RoundOver, RoundStarted
 from .exchange import ExchangePair, exchange_pairs, highest_cards, is_highest_choice
 from .movegen import give_moves
 from .options import Rules
-from .plays import CARDS_MASK, GIVE, PASS
+from .plays import CARDS_MASK, DISCARD, GIVE, PASS
 from .refusals import IllegalAction, Refusal, refuse
 from .rounds import Round
-from .scoring import round_points, standings
+from .scoring import round_points, standings, title_for_place
+
+_new_event = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
+_GIVE_OR_DISCARD = GIVE | DISCARD
+_PASSED = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
 
 
 class Phase(StrEnum):
@@ -28,6 +34,13 @@ class Phase(StrEnum):
     PLAY = "play"
     ROUND_OVER = "round_over"
     GAME_OVER = "game_over"
+
+
+# Module constants: reading an enum member off its class is slow on Python 3.11's hot path.
+_PLAY = Phase.PLAY
+_EXCHANGE = Phase.EXCHANGE
+_ROUND_OVER = Phase.ROUND_OVER
+_GAME_OVER = Phase.GAME_OVER
 
 
 class DealError(ValueError):
@@ -48,7 +61,7 @@ class Game:
         self.rules = rules
         self.rng = rng if rng is not None else random.Random(seed)
         self.round_number = 0
-        self.phase = Phase.ROUND_OVER
+        self.phase = _ROUND_OVER
         self.round: Round | None = None
         self.deals: list[list[int]] = []
         self.places: list[list[int]] = []
@@ -60,18 +73,20 @@ class Game:
         self.exchange_hands: list[int] = []
         # (exchange log, play history) of every finished round, for records and replays.
         self.past_rounds: list[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = []
-        self.start_next_round(hands)
+        #: what the first deal did (the constructor cannot return it)
+        self.first_events: list[Event] = self.start_next_round(hands)
 
     # -- rounds -------------------------------------------------------------------------------
 
     def start_next_round(
         self, hands: list[int] | None = None, gifts: dict[int, int] | None = None
-    ) -> None:
+    ) -> list[Event]:
         """Deal the next round (or take ``hands``), do the automatic gifts, and begin.
 
         ``gifts`` lets a record name which of equally high cards the automatic gifts were.
+        Returns the events: the round's start and the automatic gifts.
         """
-        if self.phase not in (Phase.ROUND_OVER,) or (
+        if self.phase not in (_ROUND_OVER,) or (
             self.round_number and self.round_number >= self.rules.rounds
         ):
             raise IllegalAction(
@@ -82,6 +97,7 @@ class Game:
         else:
             _check_deal(self.rules, hands)
         self.round_number += 1
+        events: list[Event] = []
         self.deals.append(list(hands))
         hands = list(hands)
         self.exchange_log = []
@@ -91,6 +107,7 @@ class Game:
             self.leader = first_round_leader(self.rules, hands)
         else:
             self.leader = self.places[-1][-1]  # R24: the previous Scum leads
+        events.append(RoundStarted(self.round_number, self.leader))
         if self.round_number > 1 and self.rules.exchange:
             self.pairs = exchange_pairs(self.places[-1])
             for index, pair in enumerate(self.pairs):
@@ -112,6 +129,7 @@ class Game:
                 hands[pair.giver] &= ~gift
                 hands[pair.receiver] |= gift
                 self.exchange_log.append((pair.giver, pair.receiver, gift))
+                events.append(ExchangeGift(pair.giver, pair.receiver, gift, gift.bit_count(), True))
                 # The give-back answers the gift card for card: a giver short of cards (a partial
                 # deal) gets back no more than it gave, and the receiver never gives its hand away.
                 self.pairs[index] = ExchangePair(pair.giver, pair.receiver, gift.bit_count())
@@ -119,39 +137,51 @@ class Game:
             self.exchange_hands = hands
             self.round = None
             if self.pending:
-                self.phase = Phase.EXCHANGE
-                return
+                self.phase = _EXCHANGE
+                return events
         self._begin_play(hands)
+        return events
 
     def _begin_play(self, hands: list[int]) -> None:
         self.exchange_hands = []
-        self.round = Round(self.rules, hands, self.leader)
-        self.phase = Phase.PLAY
+        president = self.places[-1][0] if self.places else -1
+        self.round = Round(self.rules, hands, self.leader, previous_president=president)
+        self.round.log = []  # the round's consequences of each action, collected by apply
+        self.phase = _PLAY
 
     # -- reading the state --------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def revolution(self) -> bool:
         return self.round.revolution if self.round is not None else False
 
     @property
+    def jack_back(self) -> bool:
+        return self.round.jack_back if self.round is not None else False
+
+    @property
+    def lock(self) -> int:
+        """The suits the trick is locked to (a 4-bit set), 0 for none (R31)."""
+        return self.round.lock if self.round is not None else 0
+
+    @property
     def turn(self) -> int | None:
         """Who acts next: the player on turn, the next giver, or the next round's leader."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             assert self.round is not None
             return self.round.turn
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return self.pending[0].receiver
-        if self.phase is Phase.ROUND_OVER:
+        if self.phase is _ROUND_OVER:
             return self.places[-1][-1] if self.places else self.leader
         return None
 
     def hand(self, seat: int) -> int:
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return self.exchange_hands[seat]
         if self.round is not None:
             return self.round.hands[seat]
@@ -159,7 +189,7 @@ class Game:
 
     @property
     def hands(self) -> list[int]:
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return list(self.exchange_hands)
         if self.round is not None:
             return list(self.round.hands)
@@ -167,10 +197,10 @@ class Game:
 
     def legal_moves(self) -> list[int]:
         """Every legal action of the seat to act, each once; empty between rounds."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             assert self.round is not None
             return self.round.legal_moves()
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             pair = self.pending[0]
             hand = self.exchange_hands[pair.receiver]
             return give_moves(hand, min(pair.count, hand.bit_count()))
@@ -178,12 +208,12 @@ class Game:
 
     def check(self, seat: int, move: int) -> Refusal | None:
         """Why ``seat`` may not make ``move`` now, or None when it may."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             assert self.round is not None
             return self.round.check(seat, move)
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return self._check_give(seat, move)
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _GAME_OVER:
             return refuse("game_over", "R22", "the game is over")
         return refuse(
             "between_rounds", "R23", "the round is over; the next one has not been dealt yet"
@@ -226,39 +256,72 @@ class Game:
 
     # -- changing the state -------------------------------------------------------------------
 
-    def apply(self, move: int, seat: int | None = None) -> None:
-        """Make ``move`` for the seat to act (or check it is ``seat``); raise if refused."""
-        if (seat is not None and seat != self.turn) or self.phase is not Phase.PLAY:
+    def apply(self, move: int, seat: int | None = None) -> list[Event]:
+        """Make ``move`` for the seat to act (or check it is ``seat``); raise if refused.
+
+        Returns what happened, in order (:mod:`cardverse.engine.events`).
+        """
+        phase = self.phase
+        if phase is not _PLAY or (seat is not None and seat != self.turn):
             actor = self.turn if seat is None else seat
             refusal = self.check(-1 if actor is None else actor, move)
             if refusal is not None:
                 raise IllegalAction(refusal)
-        if self.phase is Phase.PLAY:
+        if phase is _PLAY:
             round_ = self.round
             assert round_ is not None
+            actor = round_.turn
+            log = round_.log
+            assert log is not None
             round_.apply(move)
+            events: list[Event]
+            if move == PASS:
+                events = [_PASSED[actor]]
+            elif move & _GIVE_OR_DISCARD:
+                events = []  # the round tells the give or discard with its receiver
+            else:
+                events = [_new_event(Played, (actor, move))]
+            if log:
+                events.extend(log)
+                log.clear()
             if round_.turn < 0:
-                self._end_round(round_)
-            return
-        self._apply_give(move)
+                self._end_round(round_, events)
+            return events
+        return self._apply_give(move)
 
-    def _apply_give(self, move: int) -> None:
+    def _apply_give(self, move: int) -> list[Event]:
         pair = self.pending.pop(0)
         cards = move & CARDS_MASK
         hands = self.exchange_hands
         hands[pair.receiver] &= ~cards
         hands[pair.giver] |= cards
         self.exchange_log.append((pair.receiver, pair.giver, cards))
+        events: list[Event] = [
+            ExchangeGift(pair.receiver, pair.giver, cards, cards.bit_count(), False)
+        ]
         if not self.pending:
             self._begin_play(hands)
+        return events
 
-    def _end_round(self, round_: Round) -> None:
-        order = list(round_.finished)
+    def _end_round(self, round_: Round, events: list[Event]) -> None:
+        order = round_.order()
         self.places.append(order)
         self.past_rounds.append((list(self.exchange_log), list(round_.history)))
-        for seat, gained in enumerate(round_points(order)):
-            self.points[seat] += gained
-        self.phase = Phase.GAME_OVER if self.round_number >= self.rules.rounds else Phase.ROUND_OVER
+        gained = round_points(order)
+        for seat, points in enumerate(gained):
+            self.points[seat] += points
+        players = self.rules.players
+        titles = [""] * players
+        for place, seat in enumerate(order):
+            titles[seat] = title_for_place(place, players)
+        events.append(
+            RoundOver(
+                self.round_number, tuple(order), tuple(titles), tuple(gained), tuple(self.points)
+            )
+        )
+        self.phase = _GAME_OVER if self.round_number >= self.rules.rounds else _ROUND_OVER
+        if self.phase is _GAME_OVER:
+            events.append(GameOver(tuple(self.points), tuple(standings(self.points))))
 
     def final_places(self) -> list[int]:
         """Each seat's place (0-based) in the game by total points, ties shared (R22)."""
@@ -273,6 +336,8 @@ class Game:
         other.round_number = self.round_number
         other.phase = self.phase
         other.round = self.round.clone() if self.round is not None else None
+        if other.round is not None:
+            other.round.log = []
         other.deals = [list(d) for d in self.deals]
         other.places = [list(p) for p in self.places]
         other.points = list(self.points)
@@ -282,6 +347,7 @@ class Game:
         other.exchange_log = list(self.exchange_log)
         other.exchange_hands = list(self.exchange_hands)
         other.past_rounds = list(self.past_rounds)
+        other.first_events = []
         return other
 
 

@@ -105,43 +105,90 @@ def _add_joker_sets(
                         out.append(natural_part | joker_part)
 
 
+# The ranks one suit holds, as a 13-bit set, from the hand's bits (every 4th bit): four
+# ranks at a time through a small table.
+_NIBBLE_LOW_BITS = {
+    sum(1 << (4 * i) for i in range(4) if value >> i & 1): value for value in range(16)
+}
+_SUIT_BITS = sum(1 << (4 * r) for r in range(NUM_RANKS))
+
+# Straights of one suit, by (suit, ranks held, jokers held, the play to beat, order, equal plays).
+_STRAIGHTS_CACHE: dict[tuple[int, int, int, tuple[int, int, int] | None, bool, bool], list[int]]
+_STRAIGHTS_CACHE = {}
+
+
+def _suit_ranks(hand: int, suit: int) -> int:
+    bits = (hand >> suit) & _SUIT_BITS
+    table = _NIBBLE_LOW_BITS
+    return (
+        table[bits & 0x1111]
+        | table[(bits >> 16) & 0x1111] << 4
+        | table[(bits >> 32) & 0x1111] << 8
+        | table[(bits >> 48) & 0x1111] << 12
+    )
+
+
 def straight_plays(
     hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
 ) -> list[int]:
-    """Every straight the hand can play (R6), on lead or beating ``old`` (R9, R10)."""
+    """Every straight the hand can play (R6), on lead or beating ``old`` (R9, R10).
+
+    Each suit's straights depend only on that suit's ranks, the jokers held and the play to
+    beat, so they are computed once per such key and kept.
+    """
     out: list[int] = []
     if old is not None and not old.straight:
         return out
-    held_jokers = [j for j in (RED_JOKER, BLACK_JOKER) if hand >> j & 1]
-    joker_count = len(held_jokers)
+    jokers = (hand >> RED_JOKER) & 3
+    if old is None:
+        target = None
+        revolution = equal_plays = False  # on lead the order does not matter
+    else:
+        target = (old.size, old.rank, old.bottom)
+    cache = _STRAIGHTS_CACHE
     for suit in range(4):
-        suit_ranks = [r for r in range(NUM_RANKS) if hand >> (r * 4 + suit) & 1]
-        if not suit_ranks:
+        present = _suit_ranks(hand, suit)
+        if not present:
             continue
-        present = 0
-        for r in suit_ranks:
-            present |= 1 << r
-        lengths: range | tuple[int, ...]
-        if old is None:
-            lengths = range(3, min(NUM_RANKS, len(suit_ranks) + joker_count) + 1)
-        else:
-            lengths = (old.size,)
-        for length in lengths:
-            for bottom in range(0, NUM_RANKS - length + 1):
-                top = bottom + length - 1
-                if old is not None:
-                    if revolution:
-                        if not (bottom < old.bottom or (equal_plays and bottom == old.bottom)):
-                            continue
-                    elif not (top > old.rank or (equal_plays and top == old.rank)):
+        key = (suit, present, jokers, target, revolution, equal_plays)
+        moves = cache.get(key)
+        if moves is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            moves = cache[key] = _suit_straights(
+                suit, present, jokers, old, revolution, equal_plays
+            )
+        out.extend(moves)
+    return out
+
+
+def _suit_straights(
+    suit: int, present: int, jokers: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
+) -> list[int]:
+    out: list[int] = []
+    held_jokers = [j for j in (RED_JOKER, BLACK_JOKER) if jokers >> (j - RED_JOKER) & 1]
+    joker_count = len(held_jokers)
+    lengths: range | tuple[int, ...]
+    if old is None:
+        lengths = range(3, min(NUM_RANKS, present.bit_count() + joker_count) + 1)
+    else:
+        lengths = (old.size,)
+    for length in lengths:
+        for bottom in range(0, NUM_RANKS - length + 1):
+            top = bottom + length - 1
+            if old is not None:
+                if revolution:
+                    if not (bottom < old.bottom or (equal_plays and bottom == old.bottom)):
                         continue
-                window = ((1 << length) - 1) << bottom
-                held = present & window
-                held_count = held.bit_count()
-                missing = length - held_count
-                if missing > joker_count or held_count == 0:
+                elif not (top > old.rank or (equal_plays and top == old.rank)):
                     continue
-                _add_straights(out, suit, bottom, length, held, missing, held_jokers)
+            window = ((1 << length) - 1) << bottom
+            held = present & window
+            held_count = held.bit_count()
+            missing = length - held_count
+            if missing > joker_count or held_count == 0:
+                continue
+            _add_straights(out, suit, bottom, length, held, missing, held_jokers)
     return out
 
 
@@ -197,5 +244,5 @@ def legal_plays(
 
 def give_moves(hand: int, count: int) -> list[int]:
     """Every choice of ``count`` cards to give back in the exchange (R25)."""
-    cards = [c for c in range(54) if hand >> c & 1]
-    return [sum(1 << c for c in chosen) | GIVE for chosen in combinations(cards, count)]
+    bits = [1 << c for c in range(54) if hand >> c & 1]
+    return [GIVE + sum(chosen) for chosen in combinations(bits, count)]

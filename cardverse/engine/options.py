@@ -1,7 +1,10 @@
-"""Game options and the two presets, with their locks (rules section 2, R4).
+"""Game options and the three presets, with their locks (rules section 2, R4).
 
-A :class:`Rules` value is a complete, validated set of options. It is built from a preset name
-plus the options a table changes; a locked option may only keep its preset's value.
+The options table is read from the rule parts (:mod:`cardverse.engine.parts`): each part's
+:class:`~cardverse.engine.parts.base.OptionSpec` gives its kind, range or choices, default and
+per-preset values and locks. Validation here, the table form, the page's script and the rules
+sheet all read that one table (:func:`options_table`). A :class:`Rules` value is a complete,
+validated set of options, built from a preset name plus the options a table changes.
 """
 
 from __future__ import annotations
@@ -10,22 +13,42 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-FIRST_SEAT = "first_seat"
-THREE_OF_CLUBS_LEADS = "three_of_clubs"
-FIRST_LEAD_VALUES = (FIRST_SEAT, THREE_OF_CLUBS_LEADS)
-
-OPTION_NAMES: tuple[str, ...] = (
-    "players",
-    "rounds",
-    "equal_plays",
-    "revolution",
-    "straights",
-    "jokers",
-    "eight_stop",
-    "exchange",
-    "first_lead",
+from .parts import PARTS, OptionSpec
+from .parts.base import BOOL, CHOICE
+from .parts.first_lead import (
+    FIRST_LEAD_VALUES,
+    FIRST_SEAT,
+    THREE_OF_CLUBS_LEADS,
+    THREE_OF_DIAMONDS_LEADS,
 )
-BOOLEAN_OPTIONS = ("equal_plays", "revolution", "straights", "eight_stop", "exchange")
+
+SPECS: dict[str, OptionSpec] = {part.spec.name: part.spec for part in PARTS}
+OPTION_NAMES: tuple[str, ...] = tuple(SPECS)
+BOOLEAN_OPTIONS: tuple[str, ...] = tuple(n for n, s in SPECS.items() if s.kind == BOOL)
+PRESET_NAMES: tuple[str, ...] = ("standard", "cardverse", "daifugo")
+#: the preset's player range (a limit of the preset, section 2)
+PLAYER_RANGES: dict[str, tuple[int, int]] = {
+    "standard": (3, 8),
+    "cardverse": (3, 6),
+    "daifugo": (3, 8),
+}
+
+__all__ = [
+    "BOOLEAN_OPTIONS",
+    "FIRST_LEAD_VALUES",
+    "FIRST_SEAT",
+    "OPTION_NAMES",
+    "PRESETS",
+    "PRESET_NAMES",
+    "SPECS",
+    "THREE_OF_CLUBS_LEADS",
+    "THREE_OF_DIAMONDS_LEADS",
+    "OptionsError",
+    "Preset",
+    "Rules",
+    "options_table",
+    "rules_from_dict",
+]
 
 
 class OptionsError(ValueError):
@@ -50,39 +73,32 @@ class Preset:
     max_players: int
 
 
-_COMMON_DEFAULTS: dict[str, Any] = {
-    "players": 4,
-    "rounds": 1,
-    "equal_plays": True,
-    "revolution": False,
-    "straights": False,
-    "jokers": 0,
-    "eight_stop": False,
-    "exchange": True,
-    "first_lead": THREE_OF_CLUBS_LEADS,
+PRESETS: dict[str, Preset] = {
+    name: Preset(
+        name=name,
+        defaults={option: spec.value_in(name) for option, spec in SPECS.items()},
+        locked=frozenset(option for option, spec in SPECS.items() if name in spec.locked),
+        min_players=PLAYER_RANGES[name][0],
+        max_players=PLAYER_RANGES[name][1],
+    )
+    for name in PRESET_NAMES
 }
 
-PRESETS: dict[str, Preset] = {
-    "standard": Preset(
-        name="standard",
-        defaults=dict(_COMMON_DEFAULTS),
-        locked=frozenset(),
-        min_players=3,
-        max_players=8,
-    ),
-    "cardverse": Preset(
-        name="cardverse",
-        defaults={
-            **_COMMON_DEFAULTS,
-            "equal_plays": False,
-            "revolution": True,
-            "first_lead": FIRST_SEAT,
-        },
-        locked=frozenset({"equal_plays", "straights", "jokers"}),
-        min_players=3,
-        max_players=6,
-    ),
-}
+
+def options_table() -> dict[str, Any]:
+    """The options and presets as one JSON-ready table (form, script, sheet, docs)."""
+    return {
+        "options": [spec.to_json() for spec in SPECS.values()],
+        "presets": [
+            {
+                "name": p.name,
+                "players": [p.min_players, p.max_players],
+                "defaults": dict(p.defaults),
+                "locked": sorted(p.locked),
+            }
+            for p in PRESETS.values()
+        ],
+    }
 
 
 @dataclass(frozen=True)
@@ -99,6 +115,13 @@ class Rules:
     eight_stop: bool = False
     exchange: bool = True
     first_lead: str = THREE_OF_CLUBS_LEADS
+    suit_lock: bool = False
+    jack_back: bool = False
+    spade_three: bool = False
+    forbidden_finish: bool = False
+    downfall: bool = False
+    seven_pass: bool = False
+    ten_discard: bool = False
 
     @staticmethod
     def make(preset: str = "standard", **options: Any) -> Rules:
@@ -123,8 +146,9 @@ class Rules:
         return 52 + self.jokers
 
 
-def _check_type(name: str, value: Any) -> None:
-    if name in BOOLEAN_OPTIONS:
+def _check_type(spec: OptionSpec, value: Any) -> None:
+    name = spec.name
+    if spec.kind == BOOL:
         if not isinstance(value, bool):
             raise OptionsError(
                 "option_not_boolean",
@@ -133,16 +157,16 @@ def _check_type(name: str, value: Any) -> None:
                 value=repr(value),
             )
         return
-    if name == "first_lead":
-        if value not in FIRST_LEAD_VALUES:
+    if spec.kind == CHOICE:
+        if value not in spec.choices:
             raise OptionsError(
                 "option_bad_choice",
-                f"option first_lead must be one of {', '.join(FIRST_LEAD_VALUES)}, not {value!r}",
+                f"option {name} must be one of {', '.join(spec.choices)}, not {value!r}",
                 option=name,
                 value=repr(value),
             )
         return
-    low, high = {"players": (3, 8), "rounds": (1, 20), "jokers": (0, 2)}[name]
+    low, high = spec.low, spec.high
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise OptionsError(
             "option_out_of_range",
@@ -179,7 +203,7 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
         if name not in data:
             continue
         value = data[name]
-        _check_type(name, value)
+        _check_type(SPECS[name], value)
         if name in preset.locked and value != preset.defaults[name]:
             raise OptionsError(
                 "option_locked",
@@ -189,6 +213,21 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
                 value=preset.defaults[name],
             )
         values[name] = value
+    for name, spec in SPECS.items():
+        if spec.requires is None or not values[name]:
+            continue
+        needed, at_least = spec.requires
+        if values[needed] >= at_least:
+            continue
+        if name in data:
+            raise OptionsError(
+                "option_needs",
+                f"option {name} needs {needed} to be at least {at_least}",
+                option=name,
+                needs=needed,
+                value=at_least,
+            )
+        values[name] = False  # only the preset turned it on: it quietly stays off
     players = values["players"]
     if not preset.min_players <= players <= preset.max_players:
         raise OptionsError(

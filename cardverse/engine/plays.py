@@ -6,7 +6,10 @@ A *move* is an ``int``, small and fast to compare and hash:
 - bit 54 (:data:`STRAIGHT`): the play is a straight;
 - bits 56–59 and 60–63: the rank (plus one) that the red and the black joker stand for in a
   straight; zero in a set, where a joker takes the set's rank;
-- bit 64 (:data:`GIVE`): a give-back in the exchange;
+- bit 64 (:data:`GIVE`): a give-back in the exchange, or a seven pass (R36);
+- bit 66 (:data:`DISCARD`): a ten discard (R37);
+- bit 67 (:data:`HIDDEN`) with :data:`GIVE`: a give whose cards the viewer may not see (R39),
+  its card count in bits 56–59 (see :func:`hidden_give`);
 - :data:`PASS` alone: a pass.
 
 :func:`play_info` reads a play's shape once and caches it.
@@ -34,6 +37,8 @@ _RJ_SHIFT = 56
 _BJ_SHIFT = 60
 GIVE = 1 << 64
 PASS = 1 << 65
+DISCARD = 1 << 66
+HIDDEN = 1 << 67
 CARDS_MASK = (1 << 54) - 1
 
 ALL_JOKER_RANK = NUM_RANKS  # the rank key of a set made only of jokers (R5)
@@ -76,6 +81,16 @@ def declared_rank(move: int, joker: int) -> int | None:
     return value - 1 if value else None
 
 
+def hidden_give(count: int) -> int:
+    """A give of ``count`` cards as a seat outside the give sees it (R36, R39)."""
+    return GIVE | HIDDEN | (count << _RJ_SHIFT)
+
+
+def hidden_count(move: int) -> int:
+    """The number of cards of a :func:`hidden_give`."""
+    return (move >> _RJ_SHIFT) & 0xF
+
+
 def move_cards(move: int) -> int:
     """The bit set of cards a move plays or gives."""
     return move & CARDS_MASK
@@ -88,7 +103,7 @@ def _rank_nibbles(naturals: int) -> list[int]:
 def analyse(move: int) -> PlayInfo:
     """Read a play's shape, raising :class:`PlayShapeError` when it is no set or straight."""
     cards = move & CARDS_MASK
-    if move & (GIVE | PASS) or not cards:
+    if move & (GIVE | PASS | DISCARD) or not cards:
         raise PlayShapeError("empty_play", "R5", "a play needs at least one card")
     naturals = cards & NATURAL_MASK
     jokers = cards & JOKER_MASK
@@ -187,7 +202,11 @@ def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> 
 
 
 def is_clearing(info: PlayInfo, revolution: bool, eight_stop: bool) -> bool:
-    """Whether a play ends the trick at once (R14), judged by the order before it (R17)."""
+    """Whether a play ends the trick at once by R14 alone, judged by the order before it (R17).
+
+    ``revolution`` is the order in force (reversed or not). Other parts may clear too (the spade
+    three, R33); the referee asks :class:`~cardverse.engine.ruleset.Ruleset` for the whole answer.
+    """
     if info.all_jokers:
         return False
     if eight_stop and info.has_eight:

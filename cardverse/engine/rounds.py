@@ -1,17 +1,41 @@
-"""One round of play: turns, tricks, passes, clearing plays, revolutions, going out (R8–R20).
+"""One round of play: turns, tricks, passes, clearing plays, going out and places (R8–R20).
 
 :class:`Round` is the mutable state of a round once the exchange is over. It lists legal moves
 (:meth:`Round.legal_moves`), checks one action (:meth:`Round.check`) and applies one
-(:meth:`Round.apply`). Moves are the integers of :mod:`cardverse.engine.plays`.
+(:meth:`Round.apply`). Moves are the integers of :mod:`cardverse.engine.plays`. The rules of the
+table's options come in as parts (:mod:`cardverse.engine.ruleset`): the round calls their hooks
+and keeps the trick's state (:class:`TrickState`: the play on top, the order in force, the lock,
+what is owed). While :attr:`log` is a list, every consequence of an action (a trick's end, an
+order change, a lock, an owed give or discard and its making, a place taken) is appended to it as
+a typed event (:mod:`cardverse.engine.events`); the action itself is the caller's to report.
 """
 
 from __future__ import annotations
 
-from .cards import NATURAL_MASK, card_name, cards_of
-from .movegen import legal_plays
+from itertools import combinations
+from typing import NamedTuple
+
+from .cards import NATURAL_MASK, RANK_2, RANK_3, card_name, cards_of
+from .events import (
+    DISCARD_OWED,
+    DOWNFALL,
+    FINISH,
+    FORBIDDEN,
+    GIVE_OWED,
+    LAST,
+    Discarded,
+    Event,
+    Gave,
+    JackBackChanged,
+    OwedAction,
+    TrickEnded,
+    WentOut,
+)
+from .movegen import legal_plays, set_plays
 from .options import Rules
 from .plays import (
     CARDS_MASK,
+    DISCARD,
     GIVE,
     PASS,
     STRAIGHT,
@@ -19,32 +43,68 @@ from .plays import (
     PlayShapeError,
     analyse,
     beats,
-    is_clearing,
     play_info,
-    starts_revolution,
 )
 from .refusals import IllegalAction, Refusal, refuse
+from .ruleset import ruleset_for
 
 RANK_WORDS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
+OWED_RULE = {GIVE_OWED: "R36", DISCARD_OWED: "R37"}
+OWED_FLAG = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
+_GIVE_OR_DISCARD = GIVE | DISCARD
+
+
+class TrickState(NamedTuple):
+    """The trick in progress as one value."""
+
+    top: int | None  # the play on top, None on lead
+    top_seat: int
+    passed: int  # bit set of seats that passed (R11)
+    revolution: bool  # R15, for the rest of the round
+    jack_back: bool  # R32, for the rest of the trick
+    reversed: bool  # the order in force
+    lock: int  # bit set of locked suits, 0 for none (R31)
+    owed: OwedAction | None  # a seven pass or ten discard to make now (R36, R37)
 
 
 class Round:
     """The state of one round in play."""
 
     __slots__ = (
+        "_fast",
+        "_follows",
         "_legal",
+        "_owed_queue",
+        "_resume_clear",
+        "_rs",
+        "bottom_place",
+        "bottom_seats",
+        "discarded",
         "eight_stop",
         "equal_plays",
+        "fallen",
         "finished",
+        "give_receivers",
         "hands",
         "history",
+        "jack_back",
         "last_move",
         "last_seat",
+        "lock",
+        "log",
+        "out_of_play",
+        "owed",
         "passed",
+        "places",
         "players",
+        "previous_president",
+        "reversed_now",
         "revolution",
         "revolution_rule",
+        "rules",
+        "spade_three",
         "straights",
+        "top_place",
         "trick",
         "trick_number",
         "turn",
@@ -58,33 +118,65 @@ class Round:
         *,
         revolution: bool = False,
         finished: list[int] | None = None,
+        previous_president: int = -1,
     ) -> None:
+        self.rules = rules
+        self._rs = rs = ruleset_for(rules)
+        self._fast = rs.fast_tables
+        self._follows = rs.follows_play
         self.players = len(hands)
         self.equal_plays = rules.equal_plays
         self.straights = rules.straights
         self.eight_stop = rules.eight_stop
         self.revolution_rule = rules.revolution
+        self.spade_three = rules.spade_three and rules.jokers > 0
         self.hands = list(hands)
         self.turn = leader
         self.revolution = revolution
-        self.finished: list[int] = list(finished or [])
+        self.jack_back = False
+        self.reversed_now = revolution  # the order in force: revolution XOR jack back (R32)
+        self.lock = 0
+        self.owed: OwedAction | None = None
+        self._owed_queue: list[tuple[str, int]] = []
+        self._resume_clear = False
+        self.previous_president = previous_president
+        self.finished: list[int] = []  # seats gone out, in the order they went (R20)
+        self.places: list[int] = [-1] * self.players  # the seat of each place, -1 while free
+        self.top_place = 0
+        self.bottom_place = self.players - 1
+        self.bottom_seats: list[int] = []  # seats placed from the bottom (R34, R35), in order
+        self.fallen = 0  # bit set of seats out by a downfall (R35)
+        self.out_of_play = [0] * self.players  # their cards, which left the round unseen
+        self.discarded = 0  # cards of the ten discards (R37), seen by everyone
+        self.give_receivers: list[tuple[int, int]] = []  # (history index, receiver) of gives
+        for seat in finished or []:
+            self.places[self.top_place] = seat
+            self.top_place += 1
+            self.finished.append(seat)
         self.last_move: int | None = None  # the play on top of the trick, None on lead
         self.last_seat = -1
         self.passed = 0  # bit set of seats that passed in this trick (R11)
         self.trick: list[tuple[int, int]] = []  # (seat, move) of the trick in progress
         self.trick_number = 0
         self.history: list[tuple[int, int, int]] = []  # (trick number, seat, move) this round
+        self.log: list[Event] | None = None
         self._legal: list[int] | None = None
 
     def clone(self) -> Round:
-        """An independent copy of this round (for search and what-if analysis)."""
+        """An independent copy of this round (for search and what-if analysis); no event log."""
         other = Round.__new__(Round)
         for name in Round.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
         other.finished = list(self.finished)
+        other.places = list(self.places)
+        other.bottom_seats = list(self.bottom_seats)
+        other.out_of_play = list(self.out_of_play)
+        other.give_receivers = list(self.give_receivers)
+        other._owed_queue = list(self._owed_queue)
         other.trick = list(self.trick)
         other.history = list(self.history)
+        other.log = None
         other._legal = None
         return other
 
@@ -93,6 +185,28 @@ class Round:
     @property
     def over(self) -> bool:
         return self.turn < 0
+
+    @property
+    def reversed_order(self) -> bool:
+        """Whether the order in force is reversed (a revolution or a jack back, not both)."""
+        return self.reversed_now
+
+    @property
+    def state(self) -> TrickState:
+        return TrickState(
+            self.last_move,
+            self.last_seat,
+            self.passed,
+            self.revolution,
+            self.jack_back,
+            self.reversed_now,
+            self.lock,
+            self.owed,
+        )
+
+    def order(self) -> list[int]:
+        """Seats by place (1st first); free places are left out while the round goes on."""
+        return [s for s in self.places if s >= 0]
 
     def holding(self, seat: int) -> bool:
         return self.hands[seat] != 0
@@ -111,20 +225,47 @@ class Round:
         """Every legal action of the seat on turn, each exactly once (the pass last)."""
         legal = self._legal
         if legal is None:
-            if self.turn < 0:
-                legal = []
-            else:
+            if self._fast and self.owed is None and self.turn >= 0:
                 legal = legal_plays(
                     self.hands[self.turn],
                     self.last_move,
-                    self.revolution,
+                    self.reversed_now,
                     self.equal_plays,
                     self.straights,
                 )
                 if self.last_move is not None:
                     legal.append(PASS)
+            elif self.turn < 0:
+                legal = []
+            elif self.owed is not None:
+                owed = self.owed
+                legal = owed_moves(self.hands[self.turn], owed.number, OWED_FLAG[owed.owed])
+            else:
+                legal = self._plays(self.hands[self.turn])
+                if self.last_move is not None:
+                    legal.append(PASS)
             self._legal = legal
         return legal
+
+    def _plays(self, hand: int) -> list[int]:
+        """The generic path: the set tables, the plays the parts add, then their filters; the
+        table path whenever no part needs more in this state."""
+        rs = self._rs
+        last = self.last_move
+        for part in rs.generic:
+            if part.generic_now(self):
+                break
+        else:
+            return legal_plays(hand, last, self.reversed_now, self.equal_plays, self.straights)
+        old = play_info(last) if last is not None else None
+        out = set_plays(hand, old, self.reversed_now, self.equal_plays)
+        for part in rs.extras:
+            more = part.extra_plays(self, hand, old)
+            if more:
+                out += more
+        for part in rs.filters:
+            out = part.filter_plays(self, out)
+        return out
 
     def check(self, seat: int, move: int) -> Refusal | None:
         """Why ``seat`` may not make ``move`` now, or None when it may."""
@@ -132,6 +273,30 @@ class Round:
             return refuse("round_over", "R20", "the round is over")
         if not 0 <= seat < self.players:
             return refuse("no_such_seat", "R12", f"there is no seat {seat}", seat=seat)
+        if self.fallen >> seat & 1:
+            return refuse(
+                "fallen",
+                "R35",
+                f"seat {seat} lost the presidency this round (downfall) and plays no more",
+                seat=seat,
+            )
+        if self.owed is not None:
+            return self._check_owed(seat, move)
+        if move & GIVE:
+            if self.rules.seven_pass:
+                return refuse(
+                    "give_not_owed", "R36", "no give is owed: cards are given after a play of 7s"
+                )
+            return refuse(
+                "not_exchange", "R25", "cards are given only during the exchange before a round"
+            )
+        if move & DISCARD:
+            return refuse(
+                "discard_not_owed",
+                "R37",
+                "no discard is owed: cards are discarded after a play of 10s"
+                + ("" if self.rules.ten_discard else ", and the ten discard is not played here"),
+            )
         if not self.hands[seat]:
             return refuse(
                 "gone_out", "R20", f"seat {seat} has gone out and plays no more", seat=seat
@@ -157,11 +322,48 @@ class Round:
                     "pass_on_lead", "R8", "the player on lead must play; passing is not allowed"
                 )
             return None
-        if move & GIVE:
-            return refuse(
-                "not_exchange", "R25", "cards are given only during the exchange before a round"
-            )
         return self._check_play(seat, move)
+
+    def _check_owed(self, seat: int, move: int) -> Refusal | None:
+        owed = self.owed
+        assert owed is not None
+        rule = OWED_RULE[owed.owed]
+        verb = "give" if owed.owed == GIVE_OWED else "discard"
+        if seat != owed.seat:
+            return refuse(
+                f"{owed.owed}_owed",
+                rule,
+                f"seat {owed.seat} must first {verb} {owed.number} card(s); no one else acts "
+                "until then",
+                seat=owed.seat,
+                count=owed.number,
+                owed=owed.owed,
+            )
+        if move == PASS or not move & OWED_FLAG[owed.owed]:
+            return refuse(
+                f"{owed.owed}_owed",
+                rule,
+                f"seat {seat} must {verb} {owed.number} card(s) before anything else",
+                seat=seat,
+                count=owed.number,
+                owed=owed.owed,
+            )
+        cards = move & CARDS_MASK
+        missing = cards & ~self.hands[seat]
+        if missing:
+            names = " ".join(card_name(c) for c in cards_of(missing))
+            return refuse(
+                "card_not_in_hand", rule, f"not in seat {seat}'s hand: {names}", cards=names
+            )
+        if cards.bit_count() != owed.number or move & ~(CARDS_MASK | OWED_FLAG[owed.owed]):
+            return refuse(
+                "owed_count",
+                rule,
+                f"seat {seat} must {verb} exactly {owed.number} card(s)",
+                count=owed.number,
+                given=cards.bit_count(),
+            )
+        return None
 
     def _check_play(self, seat: int, move: int) -> Refusal | None:
         cards = move & CARDS_MASK
@@ -188,36 +390,43 @@ class Round:
             info = analyse(move)
         except PlayShapeError as shape:
             return Refusal(shape.code, shape.rule, shape.message, dict(shape.params))
-        if self.last_move is None:
-            return None
-        old = play_info(self.last_move)
-        if info.straight != old.straight:
-            if old.straight:
+        if self.last_move is not None:
+            old = play_info(self.last_move)
+            if info.straight != old.straight:
+                if old.straight:
+                    return refuse(
+                        "set_on_straight",
+                        "R9",
+                        f"a straight of {old.size} was led: only a straight of {old.size} "
+                        "may follow",
+                        size=old.size,
+                    )
                 return refuse(
-                    "set_on_straight",
+                    "straight_on_set",
                     "R9",
-                    f"a straight of {old.size} was led: only a straight of {old.size} may follow",
+                    f"a set of {old.size} was led: only a set of {old.size} may follow",
                     size=old.size,
                 )
-            return refuse(
-                "straight_on_set",
-                "R9",
-                f"a set of {old.size} was led: only a set of {old.size} may follow",
-                size=old.size,
-            )
-        if info.size != old.size:
-            kind = "straight" if old.straight else "set"
-            return refuse(
-                "wrong_size",
-                "R9",
-                f"this trick takes a {kind} of {old.size} cards, not {info.size}",
-                kind=kind,
-                size=old.size,
-                played=info.size,
-            )
-        if beats(info, old, self.revolution, self.equal_plays):
-            return None
-        return _does_not_beat(info, old, self.revolution, self.equal_plays)
+            if info.size != old.size:
+                kind = "straight" if old.straight else "set"
+                return refuse(
+                    "wrong_size",
+                    "R9",
+                    f"this trick takes a {kind} of {old.size} cards, not {info.size}",
+                    kind=kind,
+                    size=old.size,
+                    played=info.size,
+                )
+            reversed_order = self.reversed_now
+            if not beats(info, old, reversed_order, self.equal_plays) and not any(
+                part.covers(self, move, info, old) for part in self._rs.coverers
+            ):
+                return _does_not_beat(info, old, reversed_order, self.equal_plays, self.jack_back)
+        for part in self._rs.refusers:
+            refusal = part.refuse(self, seat, move, info)
+            if refusal is not None:
+                return refusal
+        return None
 
     # -- changing the state -----------------------------------------------------------------
 
@@ -235,38 +444,181 @@ class Round:
         """Make a move already known to be legal (from :meth:`legal_moves`)."""
         seat = self.turn
         self._legal = None
-        self.history.append((self.trick_number, seat, move))
-        self.trick.append((seat, move))
         if move == PASS:
+            self.history.append((self.trick_number, seat, move))
+            self.trick.append((seat, move))
             self.passed |= 1 << seat
             self._next_turn(seat)
             return
+        if self.owed is not None:  # only a give or a discard is legal now
+            self._make_owed(seat, move)
+            return
+        self.history.append((self.trick_number, seat, move))
+        self.trick.append((seat, move))
         hand = self.hands[seat] & ~move
         self.hands[seat] = hand
-        if not hand:
-            self.finished.append(seat)  # R20: the next free place
-            if len(self.finished) == self.players - 1:
-                last = self.next_holder(seat)
-                self.finished.append(last)
-                self.turn = -1
-                self._info_for_revolution(move)
-                return
         info = play_info(move)
-        clears = is_clearing(info, self.revolution, self.eight_stop)  # R14, R17
-        if self.revolution_rule and starts_revolution(info):
-            self.revolution = not self.revolution  # R15, R16: the next play is judged reversed
-        if clears:
-            self._end_trick(seat)
+        reversed_before = self.reversed_now
+        # R14, R17: judged by the order in force before the play.
+        clears = (
+            not info.all_jokers
+            and not info.straight
+            and info.rank == (RANK_3 if reversed_before else RANK_2)
+        )
+        if not self._follows:
+            self.last_move = move
+            self.last_seat = seat
+            if not hand:
+                self._go_out(seat, FINISH)
+                if self._round_ends():
+                    return
+        elif self._follow_play(seat, move, info, hand, reversed_before, clears):
             return
-        self.last_move = move
-        self.last_seat = seat
-        self._next_turn(seat)
+        if clears:
+            self._end_trick(seat, True)
+        else:
+            self._next_turn(seat)
 
-    def _info_for_revolution(self, move: int) -> None:
-        # The round has ended on this play; keep the revolution flag truthful for the record.
-        info = play_info(move)
-        if self.revolution_rule and starts_revolution(info):
-            self.revolution = not self.revolution
+    def _follow_play(
+        self, seat: int, move: int, info: PlayInfo, hand: int, reversed_before: bool, clears: bool
+    ) -> bool:
+        """The parts' part of a play; True when the round ended or a give or discard is owed.
+
+        ``clears`` is R14's own answer; the parts may make the play clearing too.
+        """
+        rs = self._rs
+        if not clears:
+            for part in rs.clearers:
+                if part.clears(self, move, info, reversed_before):
+                    clears = True
+                    break
+        for part in rs.after:
+            part.after_play(self, seat, move, info)  # R15, R31, R32: the top is still the old
+        if not hand:
+            how = FINISH
+            for part in rs.finishers:
+                if part.finish_from_bottom(self, seat, move, info, reversed_before):
+                    how = FORBIDDEN
+                    break
+            self.last_move = move
+            self.last_seat = seat
+            self._go_out(seat, how)
+            if self._round_ends():
+                return True
+        else:
+            self.last_move = move
+            self.last_seat = seat
+            if rs.owers:
+                queue = []
+                for part in rs.owers:
+                    owes = part.owes(self, seat, move)
+                    if owes is not None:
+                        queue.append(owes)
+                if queue:
+                    self._owed_queue = queue
+                    self._resume_clear = clears
+                    if self._next_owed(seat):
+                        return True
+        if clears:
+            self._end_trick(seat, True)
+        else:
+            self._next_turn(seat)
+        return True
+
+    def _next_owed(self, seat: int) -> bool:
+        """Make the next owed give or discard of ``seat`` current; False when none is left."""
+        queue = self._owed_queue
+        while queue:
+            kind, counted = queue.pop(0)
+            count = min(counted, self.hands[seat].bit_count())
+            if not count:
+                continue
+            receiver = self.next_holder(seat) if kind == GIVE_OWED else -1
+            owed = OwedAction(seat, kind, count, receiver)
+            self.owed = owed
+            self.turn = seat
+            if self.log is not None:
+                self.log.append(owed)
+            return True
+        self.owed = None
+        return False
+
+    def skip_owed(self, seat: int) -> None:
+        """Drop what ``seat`` owes and go on as if it were made (rebuilding a past trick)."""
+        self.owed = None
+        self._owed_queue = []
+        if self._resume_clear:
+            self._end_trick(seat, True)
+        else:
+            self._next_turn(seat)
+
+    def _make_owed(self, seat: int, move: int) -> None:
+        owed = self.owed
+        assert owed is not None
+        cards = move & CARDS_MASK
+        self.history.append((self.trick_number, seat, move))
+        self.hands[seat] &= ~cards
+        if owed.owed == GIVE_OWED:
+            self.hands[owed.receiver] |= cards
+            self.give_receivers.append((len(self.history) - 1, owed.receiver))
+            if self.log is not None:
+                self.log.append(Gave(seat, owed.receiver, cards, owed.number))
+        else:
+            self.discarded |= cards
+            if self.log is not None:
+                self.log.append(Discarded(seat, cards))
+        self.owed = None
+        if not self.hands[seat]:
+            self._owed_queue = []
+            self._go_out(seat, FINISH)  # going out by a give or discard is never forbidden
+            if self._round_ends():
+                return
+        elif self._next_owed(seat):
+            return
+        if self._resume_clear:
+            self._end_trick(seat, True)
+        else:
+            self._next_turn(seat)
+
+    def _go_out(self, seat: int, how: str) -> None:
+        """``seat`` takes the highest free place, or the lowest for ``how`` from the bottom."""
+        if how == FINISH:
+            place = self.top_place
+            self.top_place += 1
+        else:
+            place = self.bottom_place
+            self.bottom_place -= 1
+            self.bottom_seats.append(seat)
+        self.places[place] = seat
+        self.finished.append(seat)
+        if self.log is not None:
+            self.log.append(WentOut(seat, place, how))
+        for part in self._rs.placers:
+            part.after_place(self, seat, place)
+
+    def fall(self, seat: int) -> None:
+        """The downfall of ``seat`` (R35): the lowest free place; its cards leave unseen."""
+        self.out_of_play[seat] = self.hands[seat]
+        self.hands[seat] = 0
+        self.fallen |= 1 << seat
+        self._go_out(seat, DOWNFALL)
+
+    def _round_ends(self) -> bool:
+        """End the round when fewer than two seats hold cards (R20, R40)."""
+        holders = [s for s in range(self.players) if self.hands[s]]
+        if len(holders) > 1:
+            return False
+        for last in holders:  # the one seat left takes the one free place
+            place = self.top_place
+            self.top_place += 1
+            self.places[place] = last
+            self.finished.append(last)
+            if self.log is not None:
+                self.log.append(WentOut(last, place, LAST))
+        self.turn = -1
+        self.owed = None
+        self._owed_queue = []
+        return True
 
     def _next_turn(self, seat: int) -> None:
         """Give the turn to the next seat still in the trick, or end the trick (R12, R13)."""
@@ -280,19 +632,39 @@ class Round:
                 self.turn = other
                 return
         # Nobody but the last player is left in the trick: it ends, the last player leads.
-        self._end_trick(last)
+        self._end_trick(last, False)
 
-    def _end_trick(self, winner: int) -> None:
+    def _end_trick(self, winner: int, cleared: bool) -> None:
         self.trick_number += 1
         self.trick = []
         self.last_move = None
         self.last_seat = -1
         self.passed = 0
-        self.turn = winner if self.hands[winner] else self.next_holder(winner)
+        self.lock = 0
+        self.turn = leader = winner if self.hands[winner] else self.next_holder(winner)
+        log = self.log
+        if log is not None:
+            log.append(TrickEnded(winner, leader, cleared))
+        if self.jack_back:
+            self.jack_back = False  # R32: the next trick is played in the revolution's order
+            self.reversed_now = self.revolution
+            if log is not None:
+                log.append(JackBackChanged(False))
 
 
-def _does_not_beat(new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool) -> Refusal:
-    """The R10 refusal for a play of the right shape that is not high (or low) enough."""
+def owed_moves(hand: int, count: int, flag: int) -> list[int]:
+    """Every choice of ``count`` cards of ``hand`` for a give or discard, each once."""
+    bits = [1 << card for card in cards_of(hand)]
+    return [flag + sum(chosen) for chosen in combinations(bits, count)]
+
+
+def _does_not_beat(
+    new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool, jack_back: bool = False
+) -> Refusal:
+    """The R10 refusal for a play of the right shape that is not high (or low) enough.
+
+    ``revolution`` is the order in force; during a jack back (R32) the message says so.
+    """
     if old.all_jokers:
         if equal:
             return refuse(
@@ -305,17 +677,19 @@ def _does_not_beat(new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool) 
             "R10",
             "a set made only of jokers cannot be covered when equal plays are off",
         )
+    reason = "the order is reversed (jack back, R32)" if jack_back else "during a revolution"
     if old.straight:
         if revolution:
             need = "a lower bottom" + (" or an equal one" if equal else "")
             return refuse(
                 "straight_too_high",
                 "R10",
-                f"during a revolution a straight must have {need} than "
+                f"{reason} a straight must have {need} than "
                 f"{RANK_WORDS[old.bottom]}, its bottom is {RANK_WORDS[new.bottom]}",
                 need=RANK_WORDS[old.bottom],
                 got=RANK_WORDS[new.bottom],
                 equal_plays=equal,
+                jack_back=jack_back,
             )
         need = "a higher top" + (" or an equal one" if equal else "")
         return refuse(
@@ -326,6 +700,7 @@ def _does_not_beat(new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool) 
             need=RANK_WORDS[old.rank],
             got=RANK_WORDS[new.rank],
             equal_plays=equal,
+            jack_back=jack_back,
         )
     if new.rank == old.rank and not equal:
         return refuse(
@@ -336,7 +711,7 @@ def _does_not_beat(new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool) 
             got=RANK_WORDS[new.rank],
         )
     direction = "lower" if revolution else "higher"
-    during = "during a revolution " if revolution else ""
+    during = f"{reason} " if revolution else ""
     return refuse(
         "set_too_low" if not revolution else "set_too_high",
         "R10",
@@ -345,4 +720,5 @@ def _does_not_beat(new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool) 
         need=RANK_WORDS[old.rank],
         got=RANK_WORDS[new.rank],
         equal_plays=equal,
+        jack_back=jack_back,
     )

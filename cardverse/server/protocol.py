@@ -91,9 +91,18 @@ class Pass(_Client):
 
 
 class Give(_Client):
-    """Give cards back in the exchange (President, Vice-President)."""
+    """Give cards: back in the exchange (President, Vice-President), or a seven pass owed
+    during a round (R36; the receiver follows from the rules)."""
 
     type: Literal["give"]
+    seq: Seq
+    cards: CardList
+
+
+class Discard(_Client):
+    """Discard cards face up: a ten discard owed during a round (R37)."""
+
+    type: Literal["discard"]
     seq: Seq
     cards: CardList
 
@@ -197,6 +206,7 @@ ClientMessage = Annotated[
     | Play
     | Pass
     | Give
+    | Discard
     | Options
     | AddBot
     | RemoveBot
@@ -216,6 +226,7 @@ CLIENT_MODELS: dict[str, type[_Client]] = {
     "play": Play,
     "pass": Pass,
     "give": Give,
+    "discard": Discard,
     "options": Options,
     "add_bot": AddBot,
     "remove_bot": RemoveBot,
@@ -328,9 +339,10 @@ class ActionModel(_Server):
     """An action of notation.md; ``seat`` is left out in a list of legal moves."""
 
     seat: int | None = None
-    action: Literal["play", "pass", "give"]
+    action: Literal["play", "pass", "give", "discard"]
     cards: list[str] | None = None
     jokers: dict[str, str] | None = None
+    count: int | None = None  # another seat's seven pass in a view: how many cards, not which
 
 
 class HistoryEntry(ActionModel):
@@ -350,6 +362,24 @@ class ExchangePairModel(_Server):
     count: int
 
 
+class GiveSeenModel(_Server):
+    """A seven pass this seat made or received (R36): its cards."""
+
+    trick: int
+    giver: int
+    receiver: int
+    cards: list[str]
+
+
+class OwedModel(_Server):
+    """A seven pass (``give``) or ten discard (``discard``) ``seat`` must make now."""
+
+    seat: int
+    kind: Literal["give", "discard"]
+    count: int
+    receiver: int | None
+
+
 class ViewModel(_Server):
     """One seat's view (rules R26): ``PlayerView.to_json()`` of the engine. A spectator's
     view has ``seat`` null, an empty ``hand`` and no ``exchange`` or ``legal_moves``."""
@@ -366,12 +396,21 @@ class ViewModel(_Server):
     history: list[HistoryEntry]
     passed: list[int]
     finished: list[int]
+    round_places: list[int]  # the seat of each place this round, -1 while free
+    from_bottom: list[int]  # seats placed from the bottom: forbidden finish, downfall (R34, R35)
+    fallen: list[int]  # seats out by a downfall (R35)
+    out_of_play: list[int]  # per seat, cards that left the round unseen (R35)
+    discarded: list[str]  # the ten discards of the round (R37)
     revolution: bool
+    jack_back: bool  # R32
+    lock: list[str]  # suits the trick is locked to (R31)
+    owed: OwedModel | None  # R36, R37
     points: list[int]
     places: list[list[int]]
     titles: dict[str, str]
     exchange: list[ExchangeEntry]
     exchange_pairs: list[ExchangePairModel]
+    gives: list[GiveSeenModel]
     legal_moves: list[ActionModel]
 
 
@@ -420,9 +459,49 @@ class RevolutionEvent(_Server):
 
 
 class WentOutEvent(_Server):
+    """``place`` counts from 1; ``how``: ``finish``, ``forbidden`` (R34), ``downfall`` (R35) or
+    ``last`` (the one seat left holding cards)."""
+
     event: Literal["went_out"]
     seat: int
     place: int
+    how: Literal["finish", "forbidden", "downfall", "last"]
+
+
+class JackBackEvent(_Server):
+    event: Literal["jack_back"]
+    on: bool
+
+
+class LockEvent(_Server):
+    event: Literal["lock"]
+    suits: list[str]
+
+
+class OwedEvent(_Server):
+    """``seat`` must give (``to`` the next seat holding cards) or discard ``count`` cards now."""
+
+    event: Literal["owed"]
+    seat: int
+    kind: Literal["give", "discard"]
+    count: int
+    to: int | None = None
+
+
+class SevenPassEvent(_Server):
+    """A seven pass was made; ``cards`` only for its two seats (R36)."""
+
+    event: Literal["seven_pass"]
+    seat: int
+    to: int
+    count: int
+    cards: list[str] | None = None
+
+
+class DiscardEvent(_Server):
+    event: Literal["discard"]
+    seat: int
+    cards: list[str]
 
 
 class GameStartedEvent(_Server):
@@ -477,6 +556,11 @@ Event = Annotated[
     | TrickWonEvent
     | RevolutionEvent
     | WentOutEvent
+    | JackBackEvent
+    | LockEvent
+    | OwedEvent
+    | SevenPassEvent
+    | DiscardEvent
     | GameStartedEvent
     | RoundStartedEvent
     | ExchangeDoneEvent
@@ -576,7 +660,7 @@ class AwayAction(_Server):
     for the current round, ``count`` always for a play or a give."""
 
     round: int
-    action: Literal["play", "pass", "give"]
+    action: Literal["play", "pass", "give", "discard"]
     count: int | None = None
     cards: list[str] | None = None
     jokers: dict[str, str] | None = None

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from ..engine import (
-    PASS,
     Action,
     ActionFormatError,
     Game,
@@ -44,11 +43,11 @@ from ..engine import (
     to_move,
 )
 from ..engine.cards import CardError, parse_card
-from ..engine.plays import CARDS_MASK, GIVE, is_clearing, play_info
-from ..engine.scoring import round_points, titles_by_seat
+from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .narrate import protocol_events
 from .protocol import ProtocolError
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
@@ -360,65 +359,10 @@ class Table(SeatControls, Spectators):
         events = self._events
         if data.get("actor") == "auto":
             self.away.record(seat, game.round_number, data["action"])
-        if game.phase is Phase.EXCHANGE:
-            pair = game.pending[0]
-            game.apply(move, seat)
-            cards = move & CARDS_MASK
-            events.append(
-                {
-                    "event": "give",
-                    "seat": seat,
-                    "to": pair.giver,
-                    "count": cards.bit_count(),
-                    "_private": {"seats": [seat, pair.giver], "cards": _names(cards)},
-                }
-            )
-            if not game.pending:  # the exchange is over: play begins
-                events.append({"event": "exchange_done", "leader": game.leader})
-        else:
-            round_ = game.round
-            assert round_ is not None
-            trick_number = round_.trick_number
-            last_seat = round_.last_seat
-            revolution = round_.revolution
-            finished = len(round_.finished)
-            game.apply(move, seat)
-            if move == PASS:
-                events.append({"event": "pass", "seat": seat})
-            else:
-                played = from_move(move, seat)
-                event: dict[str, Any] = {"event": "play", "seat": seat, "cards": list(played.cards)}
-                if played.jokers:
-                    event["jokers"] = dict(played.jokers)
-                events.append(event)
-            if round_.revolution != revolution:
-                events.append({"event": "revolution", "on": round_.revolution})
-            for place in range(finished, len(round_.finished)):
-                events.append(
-                    {"event": "went_out", "seat": round_.finished[place], "place": place + 1}
-                )
-            if round_.trick_number != trick_number:
-                events.append(
-                    {
-                        "event": "trick_won",
-                        "seat": seat if move != PASS else last_seat,
-                        "leader": round_.turn,
-                        "cleared": move != PASS
-                        and is_clearing(play_info(move), revolution, game.rules.eight_stop),
-                    }
-                )
-            if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-                order = game.places[-1]
-                events.append(
-                    {
-                        "event": "round_over",
-                        "round": game.round_number,
-                        "places": list(order),
-                        "titles": {str(s): t for s, t in titles_by_seat(list(order)).items()},
-                        "round_points": round_points(list(order)),
-                        "points": list(game.points),
-                    }
-                )
+        exchanging = game.phase is Phase.EXCHANGE
+        events.extend(protocol_events(game.apply(move, seat)))  # told from the engine's events
+        if exchanging and not game.pending:  # the exchange is over: play begins
+            events.append({"event": "exchange_done", "leader": game.leader})
         self.v += 1
         if game.over:
             self.phase = "over"
@@ -605,7 +549,7 @@ class Table(SeatControls, Spectators):
         if seq <= seat.last_seq:
             self._send(conn, {"type": "ack", "seq": seq, "duplicate": True})
             return
-        if kind in ("play", "pass", "give"):
+        if kind in ("play", "pass", "give", "discard"):
             if seat.kept:
                 raise ProtocolError(
                     "seat_kept",

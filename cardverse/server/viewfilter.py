@@ -32,7 +32,7 @@ from typing import Any
 
 from ..engine import Game
 from ..engine.cards import card_name
-from ..engine.plays import CARDS_MASK, PASS
+from ..engine.plays import CARDS_MASK, GIVE, PASS
 
 log = logging.getLogger("cardverse.server.viewfilter")
 
@@ -55,12 +55,12 @@ _WITHHELD = _dumps(
 
 
 def played_cards(game: Game | None) -> int:
-    """Every card played in the current round (public to every seat)."""
+    """Every card played or discarded in the current round (public to every seat, R39)."""
     if game is None or game.round is None:
         return 0
-    mask = 0
+    mask = game.round.discarded
     for _, _, move in game.round.history:
-        if move != PASS:
+        if move != PASS and not move & GIVE:
             mask |= move
     return mask & CARDS_MASK
 
@@ -79,6 +79,12 @@ def visible_cards(game: Game | None, seat: int | None, played: int | None = None
     for giver, receiver, cards in game.exchange_log:
         if seat in (giver, receiver):
             mask |= cards
+    round_ = game.round
+    if round_ is not None:
+        for index, receiver in round_.give_receivers:  # a seven pass: its two seats (R36)
+            _, giver, move = round_.history[index]
+            if seat in (giver, receiver):
+                mask |= move & CARDS_MASK
     return mask
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine import PASS, Game, Phase, Rules, from_move
+from ..engine import PASS, Game, Rules, from_move
 from ..engine.cards import card_name, cards_of
-from ..engine.plays import CARDS_MASK
-from ..engine.scoring import titles_by_seat
+from ..engine.plays import CARDS_MASK, GIVE, hidden_give
+from ..engine.views import public_view, seat_view
 from .viewfilter import SeatView, Shared, share
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -72,51 +72,29 @@ class WireViews:
         history = self._history
         entries = round_.history
         for trick, seat, move in entries[len(history) :]:
-            body = move_text(move, seat)
+            if move & GIVE:  # a seven pass: every seat sees how many cards, not which (R39)
+                body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
+            else:
+                body = move_text(move, seat)
+                if move != PASS:
+                    self._played |= move & CARDS_MASK
             history.append('{"trick":' + str(trick) + "," + body[1:])
-            if move != PASS:
-                self._played |= move & CARDS_MASK
         trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
         return "[" + ",".join(history) + "]", trick_text
 
     def played(self, game: Game) -> int:
         """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
         self._history_text(game)
-        return self._played
+        return self._played | (game.round.discarded if game.round is not None else 0)
 
     def shared(self, game: Game, played: int | None = None) -> Shared:
         """The part of every seat's view that is the same for all (checked by the filter)."""
         if game.rules is not self._rules:
             self._rules = game.rules
             self._rules_text = _dumps(game.rules.to_dict())
-        round_ = game.round
         history, trick = self._history_text(game)
-        if round_ is not None:
-            players = game.rules.players
-            passed = [s for s in range(players) if round_.passed >> s & 1]
-            finished = list(round_.finished)
-            revolution = round_.revolution and game.phase is Phase.PLAY
-        else:
-            passed, finished, revolution = [], [], False
-        titles = titles_by_seat(list(game.places[-1])) if game.places else {}
-        rest = _dumps(
-            {
-                "round": game.round_number,
-                "phase": game.phase.value,
-                "hand_counts": [h.bit_count() for h in game.hands],
-                "turn": game.turn,
-                "leader": game.leader,
-                "passed": passed,
-                "finished": finished,
-                "revolution": revolution,
-                "points": list(game.points),
-                "places": [list(p) for p in game.places],
-                "titles": {str(seat): title for seat, title in titles.items()},
-                "exchange_pairs": [
-                    {"giver": p.giver, "receiver": p.receiver, "count": p.count} for p in game.pairs
-                ],
-            }
-        )
+        # Everything else of the public part comes from the engine's one description of it.
+        rest = _dumps(public_view(game, history=False).to_json(history=False))
         # The history comes first: it only grows during a round, so the filter checks only
         # what was added since the last change.
         text = (
@@ -152,6 +130,9 @@ class WireViews:
             legal = "[" + ",".join(move_text(m, None) for m in game.legal_moves()) + "]"
         else:
             legal = "[]"
+        gives = "[]"
+        if game.round is not None and game.round.give_receivers:
+            gives = _dumps(seat_view(game, seat).to_json()["gives"])
         own = (
             '"seat":'
             + str(seat)
@@ -159,6 +140,8 @@ class WireViews:
             + _names_text(game.hand(seat))
             + ',"exchange":'
             + (_dumps(exchange) if exchange else "[]")
+            + ',"gives":'
+            + gives
             + ',"legal_moves":'
             + legal
         )

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
-from ..engine.options import FIRST_SEAT, THREE_OF_CLUBS_LEADS
+from ..engine.options import FIRST_SEAT, THREE_OF_CLUBS_LEADS, THREE_OF_DIAMONDS_LEADS
 from .i18n import N_, NC_, NP_, Translator
 
 # The letter or number in a card's corner (J, Q, K, A change with the language).
@@ -103,6 +103,7 @@ NORMAL_BOT_WITHOUT_JOKERS = N_(
 PRESET_NAMES: dict[str, str] = {
     "standard": N_("Standard"),
     "cardverse": N_("CardVerse"),
+    "daifugo": N_("Dai Fugō"),
 }
 
 OPTION_LABELS: dict[str, str] = {
@@ -115,6 +116,13 @@ OPTION_LABELS: dict[str, str] = {
     "eight_stop": N_("Eight clears the pile"),
     "exchange": N_("Card exchange"),
     "first_lead": N_("First lead"),
+    "suit_lock": N_("Suit lock"),
+    "jack_back": N_("Jack back"),
+    "spade_three": N_("Spade three"),
+    "forbidden_finish": N_("Forbidden finish"),
+    "downfall": N_("Downfall of the President"),
+    "seven_pass": N_("Seven pass"),
+    "ten_discard": N_("Ten discard"),
 }
 OPTION_HELP: dict[str, str] = {
     "players": N_("How many seats the table has."),
@@ -126,13 +134,117 @@ OPTION_HELP: dict[str, str] = {
     "eight_stop": N_("A set of 8s, or a straight holding an 8, clears the pile."),
     "exchange": N_("Between rounds the Scum and the President swap cards."),
     "first_lead": N_("Who plays first in the first round."),
+    "suit_lock": N_("A play in exactly the suits of the one it covers locks the trick to them."),
+    "jack_back": N_("A play holding a jack reverses the order until the trick ends."),
+    "spade_three": N_("The 3 of spades alone beats a lone joker and clears the pile."),
+    "forbidden_finish": N_(
+        "Going out on a joker or a card that clears the pile takes the lowest free place."
+    ),
+    "downfall": N_("From round 2, a President who loses first place drops to the bottom."),
+    "seven_pass": N_("Whoever plays 7s gives as many cards to the next player."),
+    "ten_discard": N_("Whoever plays 10s discards as many cards, face up."),
 }
+# The rules-sheet lines of each house rule (section 10): (msgid, the options it needs). A line
+# about another option's cards shows only when that option is on too: "a|b" is either, "a&b"
+# both, "" none (a sheet mentions no option that is off).
+HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
+    "suit_lock": [
+        (
+            N_(
+                "When a play covers a play in exactly the same suits, the trick is locked: until "
+                "it ends, play only cards of those suits."
+            ),
+            "",
+        ),
+        (
+            N_(
+                "A play holding a joker never starts a lock, and a joker may stand in for a "
+                "card of a missing suit."
+            ),
+            "jokers",
+        ),
+    ],
+    "jack_back": [
+        (
+            N_(
+                "A play holding a jack reverses the order until the trick ends. While the order "
+                "is reversed, a set of 3s clears the pile."
+            ),
+            "",
+        ),
+        (
+            N_("During a revolution a jack back gives the normal order back until the trick ends."),
+            "revolution",
+        ),
+    ],
+    "spade_three": [
+        (
+            N_(
+                "The 3 of spades played alone beats a lone joker, in either order, and clears "
+                "the pile."
+            ),
+            "",
+        )
+    ],
+    "forbidden_finish": [
+        (
+            N_(
+                "Going out on a play that holds a card of the rank that clears the pile is a "
+                "forbidden finish: it takes the lowest free place. Such places fill from the "
+                "bottom."
+            ),
+            "",
+        ),
+        (N_("Going out on a play that holds a joker is a forbidden finish too."), "jokers"),
+        (N_("Going out on a play that holds an 8 is a forbidden finish too."), "eight_stop"),
+        (N_("So is going out on the 3 of spades played on a joker."), "spade_three"),
+        (
+            N_("Going out by giving or discarding cards is never a forbidden finish."),
+            "seven_pass|ten_discard",
+        ),
+    ],
+    "downfall": [
+        (
+            N_(
+                "From round 2, when someone other than the previous President goes out first "
+                "while the previous President still holds cards, the previous President takes "
+                "the lowest free place at once; their cards leave the round unseen."
+            ),
+            "",
+        )
+    ],
+    "seven_pass": [
+        (
+            N_(
+                "After a play holding 7s, its player gives as many cards of their choice to the "
+                "next player still holding cards; only the two of them see which. Then the "
+                "trick goes on."
+            ),
+            "",
+        )
+    ],
+    "ten_discard": [
+        (
+            N_(
+                "After a play holding 10s, its player discards as many cards of their choice, "
+                "face up; they leave the round."
+            ),
+            "",
+        ),
+        (
+            N_("When one play holds both 7s and 10s, the give comes first."),
+            "seven_pass&straights",
+        ),
+    ],
+}
+HOUSE_RULES_HEADING = N_("House rules")
 ON = N_("On")
 OFF = N_("Off")
 LOCKED = N_("locked")
 FIRST_LEAD_VALUES: dict[str, str] = {
     FIRST_SEAT: N_("The player in the first seat"),
     THREE_OF_CLUBS_LEADS: N_("The holder of the 3 of clubs"),
+    THREE_OF_DIAMONDS_LEADS: N_("The holder of the 3 of diamonds"),
 }
 JOKER_COUNTS = NP_("%(num)s joker", "%(num)s jokers")
 NO_JOKERS = N_("No jokers")
@@ -237,6 +349,23 @@ REFUSALS: dict[str, Any] = {
     "unknown_preset": N_("There is no such preset."),
     "unknown_option": N_("There is no option of that name."),
     "option_locked": N_("%(option)s is locked to %(value)s by the %(preset)s preset."),
+    "outside_lock": N_(
+        "The trick is locked to %(suits)s: play only cards of those suits (a joker may stand "
+        "in for one)."
+    ),
+    "fallen": N_("%(seat)s lost first place to a new President and plays no more this round."),
+    "give_owed": NP_(
+        "%(seat)s must first give %(num)s card to the next player.",
+        "%(seat)s must first give %(num)s cards to the next player.",
+    ),
+    "discard_owed": NP_(
+        "%(seat)s must first discard %(num)s card.",
+        "%(seat)s must first discard %(num)s cards.",
+    ),
+    "give_not_owed": N_("No cards are owed now: cards are given after a play of 7s."),
+    "discard_not_owed": N_("No discard is owed now: cards are discarded after a play of 10s."),
+    "owed_count": NP_("Choose exactly %(num)s card.", "Choose exactly %(num)s cards."),
+    "option_needs": N_("%(option)s needs %(needs)s."),
     "players_out_of_preset_range": N_(
         "The %(preset)s preset is for %(low)s to %(high)s players, not %(value)s."
     ),
@@ -297,6 +426,9 @@ _PLURAL_PARAM = {
     "wrong_size": "size",
     "gift_not_highest": "count",
     "give_count": "count",
+    "give_owed": "count",
+    "discard_owed": "count",
+    "owed_count": "count",
 }
 
 
@@ -395,6 +527,14 @@ def refusal_text(
         values["cards"] = cards_short(str(params["cards"]), t)
     if "option" in params:
         values["option"] = option_label(str(params["option"]), t)
+    if "needs" in params:
+        values["needs"] = option_label(str(params["needs"]), t)
+    if "suits" in params and isinstance(params["suits"], list):
+        values["suits"] = ", ".join(
+            t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[s]])
+            for s in params["suits"]
+            if s in SUIT_LETTER_TO_KEY
+        )
     if "preset" in params:
         preset = str(params["preset"]).strip("'\"")
         values["preset"] = t.gettext(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset

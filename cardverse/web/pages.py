@@ -122,10 +122,13 @@ async def rules_standard(request: Request) -> Response:
 PLAYER_RANGE = N_("%(low)s to %(high)s")
 
 
-def preset_rows(lang: str) -> list[dict[str, Any]]:
-    """The options where the cardverse preset differs from the standard one, or is locked."""
+PRESET_PAGES = ("cardverse", "daifugo")  # presets with a page of their own (slug = name)
+
+
+def preset_rows(lang: str, name: str = "cardverse") -> list[dict[str, Any]]:
+    """The options where preset ``name`` differs from the standard one, or is locked."""
     t = translator(lang)
-    standard, ours = PRESETS["standard"], PRESETS["cardverse"]
+    standard, ours = PRESETS["standard"], PRESETS[name]
     rows: list[dict[str, Any]] = [
         {
             "label": OPTION_LABELS["players"],
@@ -136,17 +139,17 @@ def preset_rows(lang: str) -> list[dict[str, Any]]:
             "locked": False,
         }
     ]
-    for name in OPTION_NAMES:
-        if name == "players":
+    for option in OPTION_NAMES:
+        if option == "players":
             continue
-        before, after = standard.defaults[name], ours.defaults[name]
-        if before != after or name in ours.locked:
+        before, after = standard.defaults[option], ours.defaults[option]
+        if before != after or option in ours.locked:
             rows.append(
                 {
-                    "label": OPTION_LABELS[name],
-                    "standard": option_value(name, before, t),
-                    "cardverse": option_value(name, after, t),
-                    "locked": name in ours.locked,
+                    "label": OPTION_LABELS[option],
+                    "standard": option_value(option, before, t),
+                    "cardverse": option_value(option, after, t),
+                    "locked": option in ours.locked,
                 }
             )
     return rows
@@ -157,8 +160,8 @@ async def rules_variant(request: Request) -> Response:
     if slug not in VARIANTS:
         return error_page(request, 404)
     context: dict[str, Any] = {"slug": slug}
-    if slug == "cardverse":
-        context["preset_rows"] = preset_rows(request_language(request))
+    if slug in PRESET_PAGES:
+        context["preset_rows"] = preset_rows(request_language(request), slug)
     return render(request, VARIANTS[slug], context)
 
 

@@ -11,12 +11,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..engine.options import FIRST_SEAT, OPTION_NAMES, PRESETS, Rules
+from ..engine.options import (
+    FIRST_SEAT,
+    OPTION_NAMES,
+    PRESETS,
+    THREE_OF_CLUBS_LEADS,
+    THREE_OF_DIAMONDS_LEADS,
+    Rules,
+)
+from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
 from .i18n import N_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
     BOT_LEVELS,
+    HOUSE_RULE_LINES,
+    HOUSE_RULES_HEADING,
     NORMAL_BOT_WITHOUT_JOKERS,
     OPTION_LABELS,
     PRESET_NAMES,
@@ -327,11 +337,16 @@ def _revolution(rules: Rules) -> list[Line]:
 
 def _lead(rules: Rules) -> list[Line]:
     """R24: who leads each round."""
-    lead = [
-        _line(N_("The player in the first seat leads the first round, with any play."))
-        if rules.first_lead == FIRST_SEAT
-        else _line(N_("The holder of the 3 of clubs leads the first round, with any play.")),
-    ]
+    first = {
+        FIRST_SEAT: N_("The player in the first seat leads the first round, with any play."),
+        THREE_OF_CLUBS_LEADS: N_(
+            "The holder of the 3 of clubs leads the first round, with any play."
+        ),
+        THREE_OF_DIAMONDS_LEADS: N_(
+            "The holder of the 3 of diamonds leads the first round, with any play."
+        ),
+    }
+    lead = [_line(first[rules.first_lead])]
     if rules.rounds > 1:
         lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
     return lead
@@ -386,6 +401,25 @@ def _exchange(rules: Rules) -> list[Line]:
         _line(N_("Only the two players of each pair see the cards that pass between them."))
     )
     return lines
+
+
+def _house_rules(rules: Rules) -> list[Line]:
+    """R31–R37: the lines of every house rule in force (a line may need another option on)."""
+    lines: list[Line] = []
+    for part in ruleset_for(rules).house_rules:
+        for msg, needs in HOUSE_RULE_LINES[part.spec.name]:
+            if _options_on(rules, needs):
+                lines.append(_line(msg))
+    return lines
+
+
+def _options_on(rules: Rules, needs: str) -> bool:
+    """Whether ``needs`` holds: "" always, "a|b" either option on, "a&b" both."""
+    if not needs:
+        return True
+    if "|" in needs:
+        return any(getattr(rules, name) for name in needs.split("|"))
+    return all(getattr(rules, name) for name in needs.split("&"))
 
 
 def _special(rules: Rules) -> list[Line]:
@@ -491,6 +525,9 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
     revolution = _revolution(rules)
     if revolution:
         sections.append(Section("revolution", N_("Revolution"), revolution))
+    house = _house_rules(rules)
+    if house:
+        sections.append(Section("house", HOUSE_RULES_HEADING, house))
     sections += [
         Section("lead", N_("Who leads"), _lead(rules)),
         Section("exchange", N_("Card exchange"), _exchange(rules)),
@@ -514,7 +551,8 @@ def rules_from_query(query: Any) -> Rules:
 
     Raises :class:`~cardverse.engine.options.OptionsError` for values the rules do not allow.
     """
-    from ..engine.options import BOOLEAN_OPTIONS, rules_from_dict
+    from ..engine.options import BOOLEAN_OPTIONS, SPECS, rules_from_dict
+    from ..engine.parts.base import INT
 
     data: dict[str, Any] = {}
     for key in ("preset", *OPTION_NAMES):
@@ -529,7 +567,7 @@ def rules_from_query(query: Any) -> Rules:
                 data[key] = False
             else:
                 data[key] = raw
-        elif key in ("players", "rounds", "jokers"):
+        elif key in SPECS and SPECS[key].kind == INT:
             try:
                 data[key] = int(raw)
             except ValueError:

@@ -12,11 +12,13 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from .. import __version__
+from ..engine.options import SPECS
 from .cards import card_svg
-from .i18n import HERE, LANGUAGES, js_messages, translations, translator
+from .i18n import HERE, LANGUAGES, N_, js_messages, translations, translator
 from .messages import (
     BOT_LEVEL_TEXTS,
     BOT_LEVELS,
+    OPTION_LABELS,
     option_value,
     rank_short,
     refusal_text,
@@ -27,15 +29,17 @@ TEMPLATES_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
 COMMIT_ENV = "CARDVERSE_COMMIT"
 
-# The rules pages: slug -> template. The standard game is /rules itself.
+# The rules pages: slug -> template, one per option that has a page (its part says so, and its
+# template is rules/<option>.html), then the presets. The standard game is /rules itself.
 VARIANTS: dict[str, str] = {
-    "revolution": "rules/revolution.html",
-    "straights": "rules/straights.html",
-    "jokers": "rules/jokers.html",
-    "eight-stop": "rules/eight_stop.html",
-    "equal-plays": "rules/equal_plays.html",
-    "exchange": "rules/exchange.html",
+    **{spec.page: f"rules/{name}.html" for name, spec in SPECS.items() if spec.page},
     "cardverse": "rules/cardverse.html",
+    "daifugo": "rules/daifugo.html",
+}
+VARIANT_LABELS: dict[str, str] = {
+    **{spec.page: OPTION_LABELS[name] for name, spec in SPECS.items() if spec.page},
+    "cardverse": N_("The CardVerse preset"),
+    "daifugo": N_("The Dai Fugō preset"),
 }
 
 
@@ -89,6 +93,7 @@ def environment(lang: str) -> Environment:
         refusal_text=lambda code, params=None: refusal_text(code, params, t),
         js_messages=lambda: js_messages(lang),
         variants=VARIANTS,
+        variant_labels=VARIANT_LABELS,
         bot_levels=[(BOT_LEVELS[level], BOT_LEVEL_TEXTS[level]) for level in BOT_LEVELS],
     )
     return env

@@ -21,7 +21,8 @@ from typing import Any
 
 from ..engine import ActionFormatError, action_from_json, to_move
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
-from ..engine.options import BOOLEAN_OPTIONS, FIRST_LEAD_VALUES, OPTION_NAMES, PRESETS
+from ..engine.options import PRESETS, SPECS
+from ..engine.parts.base import BOOL, CHOICE
 from ..notation import NotationError, read_position
 from ..server.heartbeat import client_settings
 from .cards import card_svg
@@ -32,6 +33,8 @@ from .messages import (
     OPTION_HELP,
     OPTION_LABELS,
     PRESET_NAMES,
+    SUIT_LETTER_TO_KEY,
+    SUIT_NAMES_L10N,
     TITLES,
     UNKNOWN_REFUSAL,
     card_label,
@@ -44,38 +47,37 @@ from .messages import (
 ALL_CARDS = [rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES] + list(JOKER_NAMES.values())
 # Turn timer choices offered to the host (seconds; None: no timer).
 TIMER_CHOICES: list[int | None] = [None, 30, 60, 120, 300]
-ROUNDS_RANGE = (1, 20)
-JOKER_CHOICES = (0, 1, 2)
+
+
+SMALL_RANGE = 3  # a whole-number option with at most this many values is offered as choices
 
 
 def _option_entries(t: Translator) -> list[dict[str, Any]]:
+    """The table form's options, read from the options table (no option is special here)."""
     entries = []
-    for name in OPTION_NAMES:
+    for name, spec in SPECS.items():
         entry: dict[str, Any] = {
             "name": name,
             "label": t.gettext(OPTION_LABELS[name]),
             "help": t.gettext(OPTION_HELP[name]),
         }
-        if name in BOOLEAN_OPTIONS:
+        values: list[Any] | None = None
+        if spec.kind == BOOL:
             entry["kind"] = "bool"
-            entry["values"] = [
-                {"value": value, "label": option_value(name, value, t)} for value in (True, False)
-            ]
-        elif name == "jokers":
+            values = [True, False]
+        elif spec.kind == CHOICE:
             entry["kind"] = "choice"
-            entry["values"] = [
-                {"value": value, "label": option_value(name, value, t)} for value in JOKER_CHOICES
-            ]
-        elif name == "first_lead":
+            values = list(spec.choices)
+        elif spec.high - spec.low < SMALL_RANGE:
             entry["kind"] = "choice"
-            entry["values"] = [
-                {"value": value, "label": option_value(name, value, t)}
-                for value in FIRST_LEAD_VALUES
-            ]
+            values = list(range(spec.low, spec.high + 1))
         else:
             entry["kind"] = "number"
-            if name == "rounds":
-                entry["min"], entry["max"] = ROUNDS_RANGE
+            entry["min"], entry["max"] = spec.low, spec.high
+        if values is not None:
+            entry["values"] = [{"value": v, "label": option_value(name, v, t)} for v in values]
+        if spec.requires is not None:
+            entry["requires"] = {"option": spec.requires[0], "at_least": spec.requires[1]}
         entries.append(entry)
     return entries
 
@@ -88,6 +90,9 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
             code: {"label": card_label(code, t), "short": card_short(code, t)} for code in ALL_CARDS
         },
         "ranks": {rank: rank_short(rank, t) for rank in RANK_NAMES},
+        "suits": {
+            letter: t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[letter]]) for letter in SUIT_NAMES
+        },
         "titles": {key: t.gettext(text) for key, text in TITLES.items()},
         "levels": {key: t.gettext(text) for key, text in BOT_LEVELS.items()},
         "levelTexts": {key: t.gettext(text) for key, text in BOT_LEVEL_TEXTS.items()},
@@ -98,6 +103,8 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
                 "locked": sorted(preset.locked),
                 "min": preset.min_players,
                 "max": preset.max_players,
+                # whole-number options whose range the preset narrows (section 2)
+                "ranges": {"players": [preset.min_players, preset.max_players]},
             }
             for key, preset in PRESETS.items()
         },

@@ -204,6 +204,7 @@ def test_docs_hold_the_current_schemas() -> None:
             "eight_stop": True,
         },
         {"preset": "cardverse", "players": 3, "rounds": 2},
+        {"preset": "daifugo", "players": 4, "rounds": 3, "straights": True, "jokers": 2},
     ],
 )
 def test_wire_views_equal_the_engines_player_views(options: dict[str, Any]) -> None:

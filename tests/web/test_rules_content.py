@@ -179,6 +179,18 @@ LEADS = {
     "game without it.",
     "exchange": "Between rounds the winners of the last round get the best cards of the losers.",
     "cardverse": "Our suggested rules for quick games.",
+    "suit-lock": "With this option, a play in exactly the suits of the play it covers locks the "
+    "trick to those suits.",
+    "jack-back": "With this option, a play holding a jack reverses the order of the ranks until "
+    "the trick ends.",
+    "spade-three": "With this option, the 3 of spades played alone beats a lone joker.",
+    "forbidden-finish": "With this option, a player who goes out on a strong card takes the "
+    "lowest free place.",
+    "downfall": "With this option, a President who loses first place drops straight to the "
+    "lowest free place.",
+    "seven-pass": "With this option, whoever plays sevens gives as many cards to the next player.",
+    "ten-discard": "With this option, whoever plays tens discards as many cards.",
+    "daifugo": "The Japanese game with its house rules, every one of them on.",
 }
 
 
@@ -188,7 +200,7 @@ def test_variant_pages_have_a_kicker_a_lead_and_a_caption(
     client: TestClient, slug: str, lang: str
 ) -> None:
     page = _page(client, f"/rules/{slug}", lang)
-    kicker = "President preset" if slug == "cardverse" else "President variant"
+    kicker = "President preset" if slug in ("cardverse", "daifugo") else "President variant"
     match = re.search(
         r'<p class="kicker">(.*?)</p>\s*<h1>(.*?)</h1>\s*<p class="lead">(.*?)</p>', page
     )
@@ -206,6 +218,52 @@ Fact = tuple[str, Callable[[Rules], bool], str]
 # (rule, when it is in force, the sentence that says it): written from rules.md, not from
 # the sheet's code, so that the sheet and this list check each other.
 SHEET_FACTS: list[Fact] = [
+    (
+        "R31",
+        lambda r: r.suit_lock,
+        "When a play covers a play in exactly the same suits, the trick is locked: until it ends, "
+        "play only cards of those suits.",
+    ),
+    (
+        "R32",
+        lambda r: r.jack_back,
+        "A play holding a jack reverses the order until the trick ends. While the order is "
+        "reversed, a set of 3s clears the pile.",
+    ),
+    (
+        "R33",
+        lambda r: r.spade_three,
+        "The 3 of spades played alone beats a lone joker, in either order, and clears the pile.",
+    ),
+    (
+        "R34",
+        lambda r: r.forbidden_finish and bool(r.jokers),
+        "Going out on a play that holds a joker is a forbidden finish too.",
+    ),
+    (
+        "R35",
+        lambda r: r.downfall,
+        "From round 2, when someone other than the previous President goes out first while the "
+        "previous President still holds cards, the previous President takes the lowest free "
+        "place at once; their cards leave the round unseen.",
+    ),
+    (
+        "R36",
+        lambda r: r.seven_pass,
+        "After a play holding 7s, its player gives as many cards of their choice to the next "
+        "player still holding cards; only the two of them see which. Then the trick goes on.",
+    ),
+    (
+        "R37",
+        lambda r: r.ten_discard,
+        "After a play holding 10s, its player discards as many cards of their choice, face up; "
+        "they leave the round.",
+    ),
+    (
+        "R24",
+        lambda r: r.first_lead == "three_of_diamonds",
+        "The holder of the 3 of diamonds leads the first round, with any play.",
+    ),
     (
         "R8",
         lambda r: not r.straights,
@@ -470,6 +528,14 @@ ALONE: list[dict[str, Any]] = [
     {"eight_stop": True},
     {"exchange": False},
     {"first_lead": "first_seat"},
+    {"first_lead": "three_of_diamonds"},
+    {"suit_lock": True},
+    {"jack_back": True},
+    {"jokers": 1, "spade_three": True},
+    {"forbidden_finish": True},
+    {"downfall": True},
+    {"seven_pass": True},
+    {"ten_discard": True},
 ]
 ALL_ON: dict[str, Any] = {"revolution": True, "straights": True, "jokers": 2, "eight_stop": True}
 TOGETHER: list[dict[str, Any]] = [
@@ -479,6 +545,8 @@ TOGETHER: list[dict[str, Any]] = [
     {"straights": True, "jokers": 1},
     {"revolution": True, "jokers": 1},
     {"revolution": True, "straights": True, "equal_plays": False},
+    {"preset": "daifugo"},
+    {"preset": "daifugo", "jokers": 0, "revolution": False, "eight_stop": False},
 ]
 COMBINATIONS: list[dict[str, Any]] = [
     {**BASE, **options, "players": players, "rounds": rounds}

@@ -6,7 +6,7 @@ import { cardsShort, playWords } from "./table-cards.js";
 import { $, cardRow, el } from "./table-dom.js";
 import { sweep } from "./table-motion.js";
 import { takenWords } from "./table-narration.js";
-import { S, config, myTurn, seatName, seats, timeLeftMs } from "./table-state.js";
+import { S, config, myTurn, seatName, seats, timeLeftMs, reversedOrder } from "./table-state.js";
 
 function levelName(level) {
   return config.levels[level] || level;
@@ -130,9 +130,9 @@ export function renderPile() {
         "li",
         { class: isTop ? "trick-play is-top" : "trick-play", "data-seat": String(entry.seat) },
         el("span", { class: "trick-who", text: who }),
-        cardRow(entry.cards, playWords(entry, view.revolution), {
+        cardRow(entry.cards, playWords(entry, reversedOrder()), {
           jokers: entry.jokers,
-          revolution: view.revolution,
+          revolution: reversedOrder(),
           size: isTop ? "pile" : "mini",
         }),
       ),

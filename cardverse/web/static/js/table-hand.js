@@ -6,7 +6,7 @@ import { t, tn } from "./i18n.js";
 import { cardLabel, cardsShort, describeMove, exactMoves, playWords, playableCards, sortCards } from "./table-cards.js";
 import { $, cardImage, el } from "./table-dom.js";
 import { announce } from "./table-narration.js";
-import { S, giveCount, hooks, legalMoves, myTurn, seatNames } from "./table-state.js";
+import { S, giveCount, hooks, legalMoves, myTurn, owedByMe, reversedOrder, seatName, seatNames } from "./table-state.js";
 
 export const MIN_HIT = 44; // px of every card that a finger can reach
 const RAISE = 16; // px a chosen card rises
@@ -36,7 +36,11 @@ async function refusalText(cards) {
     turn: S.seat,
     revolution: view.revolution,
     finished: view.finished,
+    from_bottom: view.from_bottom,
   };
+  // The house rules' state of the trick (R31, R32), checked against the trick by the engine.
+  if (view.rules.jack_back) position.jack_back = view.jack_back;
+  if (view.rules.suit_lock) position.lock = view.lock;
   try {
     const response = await fetch("/i18n/refusal", {
       method: "POST",
@@ -65,14 +69,16 @@ export async function play() {
     return;
   }
   const codes = [...S.selected];
-  if (S.view.phase === "exchange") {
+  const owed = owedByMe();
+  if (S.view.phase === "exchange" || owed) {
     const moves = exactMoves(legalMoves(), S.selected);
     if (moves.length !== 1) {
-      showNote(await errorText("give_count", { count: giveCount() }), true);
+      const code = owed ? "owed_count" : "give_count";
+      showNote(await errorText(code, { count: giveCount() }), true);
       return;
     }
     S.selected.clear();
-    hooks.send("give", { cards: moves[0].cards });
+    hooks.send(owed ? owed.kind : "give", { cards: moves[0].cards });
     return;
   }
   if (!codes.length) {
@@ -155,6 +161,25 @@ export async function updateNote() {
     );
     return;
   }
+  const owed = owedByMe();
+  if (owed) {
+    const ready = exactMoves(legalMoves(), S.selected).length > 0;
+    const name = owed.receiver === null ? "" : seatName(owed.receiver);
+    if (owed.kind === "give") {
+      showNote(
+        ready
+          ? t("Give %(cards)s to %(name)s: press Give.", { cards: cardsShort(codes), name })
+          : tn("Choose %(num)s card to give to %(name)s.", "Choose %(num)s cards to give to %(name)s.", owed.count, { name }),
+      );
+    } else {
+      showNote(
+        ready
+          ? t("Discard %(cards)s face up: press Discard.", { cards: cardsShort(codes) })
+          : tn("Choose %(num)s card to discard.", "Choose %(num)s cards to discard.", owed.count),
+      );
+    }
+    return;
+  }
   if (!codes.length) {
     showNote("");
     return;
@@ -163,7 +188,7 @@ export async function updateNote() {
   if (moves.length) {
     showNote(
       t("%(play)s can be played: press Play.", {
-        play: moves.length === 1 ? playWords(moves[0], S.view.revolution) : cardsShort(codes),
+        play: moves.length === 1 ? playWords(moves[0], reversedOrder()) : cardsShort(codes),
       }),
     );
     return;
@@ -239,7 +264,7 @@ function fanLayout(count, width, cardWidth) {
 export function renderHand() {
   const view = S.view;
   const hand = $("hand");
-  const order = sortCards(view.hand, view.revolution);
+  const order = sortCards(view.hand, reversedOrder());
   const hadFocus = hand.contains(document.activeElement);
   for (const [code, button] of handButtons) {
     if (!order.includes(code)) {
@@ -278,10 +303,13 @@ export function renderHand() {
 export function renderActions() {
   const view = S.view;
   const turn = myTurn();
+  const owed = owedByMe();
   const exchange = view.phase === "exchange";
   const playButton = $("play-button");
-  playButton.textContent = exchange ? t("Give back") : t("Play");
-  const canPass = turn && !exchange && legalMoves().some((m) => m.action === "pass");
+  if (exchange) playButton.textContent = t("Give back");
+  else if (owed) playButton.textContent = owed.kind === "give" ? t("Give") : t("Discard");
+  else playButton.textContent = t("Play");
+  const canPass = turn && !exchange && !owed && legalMoves().some((m) => m.action === "pass");
   const out = view.finished.includes(S.seat) || view.hand.length === 0;
   $("actions").hidden = out || view.phase === "round_over" || view.phase === "game_over";
   playButton.setAttribute("aria-disabled", String(!turn || S.busy || S.selected.size === 0));
@@ -293,7 +321,7 @@ export function renderActions() {
   }
   $("table-app").dataset.selection = selection;
   const passButton = $("pass-button");
-  passButton.hidden = exchange;
+  passButton.hidden = exchange || Boolean(owed);
   passButton.setAttribute("aria-disabled", String(!canPass || S.busy));
   $("clear-button").hidden = S.selected.size === 0;
   $("hand-keys").hidden = $("actions").hidden;
@@ -314,7 +342,7 @@ export function renderChoices() {
         el("button", {
           type: "button",
           class: "button",
-          text: describeMove(move, S.view.revolution),
+          text: describeMove(move, reversedOrder()),
           onclick: () => playMove(move),
         }),
       ),

@@ -188,7 +188,9 @@ function buildOptionsForm() {
       "aria-describedby": `${id}-help`,
       onchange: (event) => {
         const raw = event.target.value;
-        const value = option.kind === "choice" && option.name === "first_lead" ? raw : Number(raw);
+        // a choice keeps its value's own type (a name or a number), from the options table
+        const chosen = option.values ? option.values.find((v) => String(v.value) === raw) : null;
+        const value = chosen ? chosen.value : Number(raw);
         sendOptions({ [option.name]: value });
       },
     });
@@ -258,17 +260,18 @@ function renderOptions() {
       const isLocked = locked.has(option.name);
       row.classList.toggle("is-locked", isLocked);
       row.querySelector(".locked-badge").hidden = !isLocked;
-      control.disabled = isLocked;
+      // an option that needs another (the spade three needs a joker) waits for it
+      const needs = option.requires;
+      const waiting = Boolean(needs) && !(Number(rules[needs.option]) >= needs.at_least);
+      control.disabled = isLocked || (waiting && !rules[option.name]);
       if (option.kind === "bool") {
         control.checked = Boolean(rules[option.name]);
-      } else if (option.name === "players") {
+      } else if (option.kind === "number") {
+        // the option's range, or the narrower one its preset sets (players: 3-6 in cardverse)
+        const [low, high] = (preset.ranges || {})[option.name] || [option.min, option.max];
         const values = [];
-        for (let n = preset.min; n <= preset.max; n += 1) values.push({ value: n, label: String(n) });
-        fillSelect(control, values, rules.players);
-      } else if (option.name === "rounds") {
-        const values = [];
-        for (let n = option.min; n <= option.max; n += 1) values.push({ value: n, label: String(n) });
-        fillSelect(control, values, rules.rounds);
+        for (let n = low; n <= high; n += 1) values.push({ value: n, label: String(n) });
+        fillSelect(control, values, rules[option.name]);
       } else {
         fillSelect(control, option.values, rules[option.name]);
       }

@@ -30,6 +30,7 @@ export function describeEvent(event) {
           });
     case "gift":
     case "give":
+    case "seven_pass":
       if (event.cards && me(event.seat)) {
         return t("You give %(cards)s to %(name)s.", {
           cards: cardsShort(event.cards),
@@ -64,12 +65,52 @@ export function describeEvent(event) {
         ? t("Revolution! The order of the cards is reversed.")
         : t("Counter-revolution: the normal order is back.");
     case "went_out":
+      if (event.how === "forbidden") {
+        return me(event.seat)
+          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place: event.place })
+          : t("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s.", {
+              name: who(event.seat),
+              place: event.place,
+            });
+      }
+      if (event.how === "downfall") {
+        return me(event.seat)
+          ? t("Downfall: you lose the presidency and take place %(place)s.", { place: event.place })
+          : t("Downfall: %(name)s loses the presidency and takes place %(place)s.", {
+              name: who(event.seat),
+              place: event.place,
+            });
+      }
       return me(event.seat)
         ? t("You are out of cards: place %(place)s.", { place: event.place })
         : t("%(name)s is out of cards: place %(place)s.", {
             name: who(event.seat),
             place: event.place,
           });
+    case "jack_back":
+      return event.on
+        ? t("Jack back! The order is reversed until the trick ends.")
+        : t("The jack back is over.");
+    case "lock":
+      return t("Suit lock: until the trick ends, only %(suits)s.", { suits: suitWords(event.suits) });
+    case "owed":
+      if (event.kind === "give") {
+        return me(event.seat)
+          ? tn("Give %(num)s card to %(name)s.", "Give %(num)s cards to %(name)s.", event.count, { name: who(event.to) })
+          : tn("%(giver)s owes %(receiver)s %(num)s card.", "%(giver)s owes %(receiver)s %(num)s cards.", event.count, {
+              giver: who(event.seat),
+              receiver: who(event.to),
+            });
+      }
+      return me(event.seat)
+        ? tn("Discard %(num)s card.", "Discard %(num)s cards.", event.count)
+        : tn("%(name)s must discard %(num)s card.", "%(name)s must discard %(num)s cards.", event.count, {
+            name: who(event.seat),
+          });
+    case "discard":
+      return me(event.seat)
+        ? t("You discard %(cards)s.", { cards: cardsShort(event.cards) })
+        : t("%(name)s discards %(cards)s.", { name: who(event.seat), cards: cardsShort(event.cards) });
     case "trick_won": {
       const text = takenWords(event);
       if (event.leader === null || event.leader === undefined || event.leader === event.seat) {
@@ -93,6 +134,11 @@ export function describeEvent(event) {
     default:
       return "";
   }
+}
+
+// The suits of a lock in words ("hearts and spades"), from the page's config.
+function suitWords(suits) {
+  return suits.map((suit) => config.suits[suit] || suit).join(", ");
 }
 
 // "Bo takes the trick." / "You clear the pile."
@@ -136,6 +182,11 @@ export function renderLog() {
 // One action of the stand-in computer player, in words.
 function awayWords(entry) {
   if (entry.action === "pass") return t("passed");
+  if (entry.action === "discard") {
+    return entry.cards
+      ? t("discarded %(cards)s", { cards: cardsShort(entry.cards) })
+      : tn("discarded %(num)s card", "discarded %(num)s cards", entry.count || 0);
+  }
   if (entry.cards) {
     const what = playWords({ action: "play", cards: entry.cards, jokers: entry.jokers }, false);
     return entry.action === "give"

@@ -86,8 +86,19 @@ export function legalMoves() {
 }
 
 export function giveCount() {
-  const moves = legalMoves().filter((m) => m.action === "give");
+  const moves = legalMoves().filter((m) => m.action === "give" || m.action === "discard");
   return moves.length ? moves[0].cards.length : 0;
+}
+
+// A seven pass or ten discard I owe now (R36, R37): {seat, kind, count, receiver}, else null.
+export function owedByMe() {
+  const owed = S.view ? S.view.owed : null;
+  return owed && owed.seat === S.seat && myTurn() ? owed : null;
+}
+
+// Whether the order in force is reversed: a revolution or a jack back, not both (R32).
+export function reversedOrder() {
+  return Boolean(S.view && S.view.revolution !== S.view.jack_back);
 }
 
 // Seconds left on the turn timer (null: no timer), by the server's deadline.

@@ -161,7 +161,7 @@ function animate(events, rects) {
     } else if ((event.event === "gift" || event.event === "give") && event.to === S.seat && event.cards) {
       const from = rects.get(event.seat) || pileRect;
       for (const code of event.cards) flyFrom(handCard(code), from);
-    } else if (event.event === "revolution") {
+    } else if (event.event === "revolution" || event.event === "jack_back") {
       flip($("hand"));
     }
   }
@@ -209,6 +209,11 @@ function renderGame() {
   const view = S.view;
   $("round-info").textContent = t("Round %(round)s of %(rounds)s", { round: view.round, rounds: view.rules.rounds });
   $("revolution").hidden = !view.revolution;
+  $("jack-back").hidden = !view.jack_back;
+  $("lock").hidden = !(view.lock && view.lock.length);
+  $("lock-suits").textContent = view.lock && view.lock.length
+    ? t("Locked to %(suits)s", { suits: view.lock.map((suit) => config.suits[suit] || suit).join(", ") })
+    : "";
   $("game-status").textContent = statusText();
   renderPlayers();
   renderPile();

@@ -1,0 +1,37 @@
+"""Downfall of the President (R35, R40): a new President sends the previous one to the bottom.
+
+From round 2: when someone other than the previous round's President takes first place while
+that President still holds cards, the previous President takes the lowest free place at once and
+their cards leave the round unseen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import BOOL, OptionSpec, Part
+
+if TYPE_CHECKING:
+    from ..rounds import Round
+
+
+class Downfall(Part):
+    spec = OptionSpec(
+        name="downfall",
+        kind=BOOL,
+        default=False,
+        rule="R35",
+        summary="From round 2, a President who loses first place drops to the lowest free place.",
+        presets={"daifugo": True},
+        page="downfall",
+        codes=("fallen",),
+    )
+    house_rule = True
+
+    def after_place(self, round_: Round, seat: int, place: int) -> None:
+        previous = round_.previous_president
+        if place == 0 and previous >= 0 and seat != previous and round_.hands[previous]:
+            round_.fall(previous)
+
+
+PART = Downfall()

@@ -1,0 +1,35 @@
+"""Revolution (R15–R19): every set of four reverses the order at once, for the rest of the round."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..events import RevolutionChanged
+from ..plays import MAX_SET_SIZE, PlayInfo, starts_revolution
+from .base import BOOL, OptionSpec, Part
+
+if TYPE_CHECKING:
+    from ..rounds import Round
+
+
+class Revolution(Part):
+    spec = OptionSpec(
+        name="revolution",
+        kind=BOOL,
+        default=False,
+        rule="R15",
+        summary="Every set of four reverses the order of the ranks.",
+        presets={"cardverse": True, "daifugo": True},
+        page="revolution",
+    )
+    starts = staticmethod(starts_revolution)
+
+    def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
+        if not info.straight and info.size == MAX_SET_SIZE:
+            round_.revolution = not round_.revolution  # R16: the next play is judged reversed
+            round_.reversed_now = not round_.reversed_now
+            if round_.log is not None:
+                round_.log.append(RevolutionChanged(round_.revolution))
+
+
+PART = Revolution()

@@ -1,0 +1,87 @@
+"""Suit lock (R31, R40): a play with the same suits as the play it covers locks the trick to them.
+
+Neither play may hold a joker. While the lock lasts (to the end of the trick) every play's natural
+cards must be of the locked suits; a joker may stand in for a missing suit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cards import JOKER_MASK, NUM_RANKS, SUIT_NAMES
+from ..events import LockOn
+from ..plays import PlayInfo
+from ..refusals import Refusal, refuse
+from .base import BOOL, OptionSpec, Part
+
+if TYPE_CHECKING:
+    from ..rounds import Round
+
+SUIT_MASKS = tuple(sum(1 << (rank * 4 + suit) for rank in range(NUM_RANKS)) for suit in range(4))
+
+
+def play_suits(move: int) -> int:
+    """The suits of a play's natural cards, as a 4-bit set (bit 0 clubs … bit 3 spades)."""
+    return (
+        (1 if move & SUIT_MASKS[0] else 0)
+        | (2 if move & SUIT_MASKS[1] else 0)
+        | (4 if move & SUIT_MASKS[2] else 0)
+        | (8 if move & SUIT_MASKS[3] else 0)
+    )
+
+
+def suit_names(suits: int) -> list[str]:
+    return [SUIT_NAMES[s] for s in range(4) if suits >> s & 1]
+
+
+class SuitLock(Part):
+    spec = OptionSpec(
+        name="suit_lock",
+        kind=BOOL,
+        default=False,
+        rule="R31",
+        summary="A play in the same suits as the one it covers locks the trick to those suits.",
+        presets={"daifugo": True},
+        page="suit-lock",
+        codes=("outside_lock",),
+    )
+    house_rule = True
+    reports = ("lock",)
+    fast_tables = False  # the generic filter drops plays outside the lock
+    fast_playouts = False  # suits matter
+
+    def generic_now(self, round_: Round) -> bool:
+        return round_.lock != 0
+
+    def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
+        lock = round_.lock
+        if not lock:
+            return plays
+        outside = 15 & ~lock
+        return [m for m in plays if not play_suits(m) & outside]
+
+    def refuse(self, round_: Round, seat: int, move: int, info: PlayInfo) -> Refusal | None:
+        lock = round_.lock
+        if not lock or not play_suits(move) & ~lock:
+            return None
+        names = " ".join(suit_names(round_.lock))
+        return refuse(
+            "outside_lock",
+            "R31",
+            f"the trick is locked to {names}: play only cards of those suits (a joker may "
+            "stand in for one)",
+            suits=suit_names(round_.lock),
+        )
+
+    def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
+        old = round_.last_move
+        if round_.lock or old is None or move & JOKER_MASK or old & JOKER_MASK:
+            return
+        suits = play_suits(move)
+        if suits == play_suits(old):
+            round_.lock = suits
+            if round_.log is not None:
+                round_.log.append(LockOn(suits))
+
+
+PART = SuitLock()

@@ -1,0 +1,45 @@
+"""The table's size and length: players (3–8, a preset may narrow it) and rounds (R20–R22)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import INT, OptionSpec, Part
+
+if TYPE_CHECKING:
+    from ..options import Rules
+
+
+class _Always(Part):
+    """An option with no hook: it shapes the table, not a play."""
+
+    def __init__(self, spec: OptionSpec) -> None:
+        self.spec = spec
+
+    def active(self, rules: Rules) -> bool:
+        return False
+
+
+PLAYERS = _Always(
+    OptionSpec(
+        name="players",
+        kind=INT,
+        default=4,
+        rule="R4",
+        summary="How many players sit at the table.",
+        low=3,
+        high=8,
+    )
+)
+ROUNDS = _Always(
+    OptionSpec(
+        name="rounds",
+        kind=INT,
+        default=1,
+        rule="R22",
+        summary="How many rounds the game lasts; points add up over them.",
+        low=1,
+        high=20,
+        presets={"daifugo": 3},
+    )
+)

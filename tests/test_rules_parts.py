@@ -1,0 +1,81 @@
+"""Rules as parts (design.md "Rules as parts", R4): one module per option, one options table.
+
+The suit lock (R31) was added as a proof: apart from its message-catalog entries and rules page,
+it lives in one rule module, registered once, with one field in :class:`Rules`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cardverse.engine import Rules, options_table
+from cardverse.engine.options import OPTION_NAMES, PRESETS, SPECS
+from cardverse.engine.parts import PARTS
+from cardverse.engine.ruleset import ruleset_for
+
+PACKAGE = Path(__file__).parent.parent / "cardverse"
+
+
+def python_files_naming(pattern: str) -> set[str]:
+    found = set()
+    regex = re.compile(pattern)
+    for path in PACKAGE.rglob("*.py"):
+        if regex.search(path.read_text(encoding="utf-8")):
+            found.add(str(path.relative_to(PACKAGE)))
+    return found
+
+
+def test_R4_every_option_is_one_part_whose_module_is_named_after_it() -> None:
+    names = [part.spec.name for part in PARTS]
+    assert names == list(OPTION_NAMES) and len(set(names)) == len(names)
+    for part in PARTS:
+        module = type(part).__module__.rsplit(".", 1)[-1]
+        assert module in (part.spec.name, "table"), (part.spec.name, module)
+        assert set(part.spec.locked) <= set(PRESETS)
+
+
+def test_R4_presets_and_locks_come_from_the_one_table() -> None:
+    table = options_table()
+    assert [o["name"] for o in table["options"]] == list(OPTION_NAMES)
+    for preset in table["presets"]:
+        name = preset["name"]
+        assert preset["defaults"] == {n: s.value_in(name) for n, s in SPECS.items()}
+        assert preset["locked"] == sorted(n for n, s in SPECS.items() if name in s.locked)
+        assert Rules.make(name).to_dict() == {"preset": name, **preset["defaults"]}
+    daifugo = next(p for p in table["presets"] if p["name"] == "daifugo")
+    assert daifugo["locked"] == [] and daifugo["players"] == [3, 8]
+
+
+def test_R31_adding_the_suit_lock_touched_one_rule_module() -> None:
+    """In the Python code, the suit lock is named only by its module, the parts registry, the
+    option's field of Rules and its catalog entries (label, help, sheet lines, refusal text);
+    everything else (the referee, views, notation, bots, server, the table form and the rules
+    sheet's code) reaches it through the parts, the options table and the trick's state."""
+    assert python_files_naming(r"suit_lock|SuitLock|play_suits|outside_lock") == {
+        "engine/parts/suit_lock.py",
+        "engine/parts/__init__.py",
+        "engine/options.py",
+        "web/messages.py",
+    }
+    # Its rules page is a template named after it, found through its option's page slug.
+    assert (PACKAGE / "web/templates/rules/suit_lock.html").exists()
+    assert SPECS["suit_lock"].page == "suit-lock"
+
+
+def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
+    standard = ruleset_for(Rules.make("standard"))
+    assert standard.parts == () and standard.fast_tables and standard.fast_playouts
+    assert not standard.follows_play
+    every = ruleset_for(Rules.make("daifugo", straights=True, jokers=2))
+    assert {p.spec.name for p in every.house_rules} == {
+        "suit_lock",
+        "jack_back",
+        "spade_three",
+        "forbidden_finish",
+        "downfall",
+        "seven_pass",
+        "ten_discard",
+    }
+    assert not every.fast_tables and not every.fast_playouts
+    assert set(every.reports) == {"lock", "jack_back"}

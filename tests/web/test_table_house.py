@@ -1,0 +1,159 @@
+"""The table page under the house rules (R31–R39): choosing the cards of a seven pass or a ten
+discard, the lock and the jack back shown, forbidden finishes and downfalls told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .test_table import APP, contexts, data, wait_for
+
+__all__ = ["contexts"]
+
+RULES = {"preset": "daifugo", "players": 3}
+
+
+def _seats() -> list[dict[str, Any]]:
+    return [
+        {"seat": i, "kind": "human", "name": name, "level": None, "connected": True}
+        | {"auto": None, "host": i == 0}
+        for i, name in enumerate(["Ada", "Bo", "Cy"])
+    ]
+
+
+def _view(rules: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "seat": 0, "rules": rules, "round": 1, "phase": "play",
+        "hand": ["3C", "9D", "KH"], "hand_counts": [3, 10, 10], "turn": 0, "leader": 0,
+        "trick": [{"seat": 0, "action": "play", "cards": ["7C"]}],
+        "history": [{"trick": 0, "seat": 0, "action": "play", "cards": ["7C"]}],
+        "passed": [], "finished": [], "round_places": [-1, -1, -1], "from_bottom": [],
+        "fallen": [], "out_of_play": [0, 0, 0], "discarded": [], "revolution": False,
+        "jack_back": False, "lock": [], "owed": None, "points": [0, 0, 0], "places": [],
+        "titles": {}, "exchange": [], "exchange_pairs": [], "gives": [], "legal_moves": [],
+    }  # fmt: skip
+    view.update(changes)
+    return view
+
+
+def _open(page: Any, server_url: str) -> tuple[str, dict[str, Any]]:
+    created = page.request.post(f"{server_url}/api/tables", data={"name": "Ada", "rules": RULES})
+    table_id = created.json()["table_id"]
+    page.goto(f"{server_url}/t/{table_id}?lang=en")
+    wait_for(page, f"document.querySelector('{APP}').dataset.phase === 'lobby'")
+    rules = page.request.get(f"{server_url}/api/tables/{table_id}").json()["rules"]
+    return table_id, rules
+
+
+def _receive(
+    page: Any,
+    table_id: str,
+    rules: dict[str, Any],
+    view: dict[str, Any],
+    events: list[Any],
+    v: int = 1,
+) -> None:
+    table = {
+        "type": "table", "table_id": table_id, "phase": "playing", "host": 0,
+        "rules": rules, "turn_timer": None, "game": 1, "records": [], "seats": _seats(),
+    }  # fmt: skip
+    messages: list[dict[str, Any]] = (
+        [
+            table,
+            {
+                "type": "welcome",
+                "seat": 0,
+                "name": "Ada",
+                "host": True,
+                "last_seq": 0,
+                "resumed": True,
+            },
+        ]
+        if v == 1
+        else []
+    )
+    messages.append(
+        {"type": "state", "v": v, "at": {"game": 1, "round": 1, "step": v}, "view": view}
+        | {"timer": None, "events": events}
+    )
+    for message in messages:
+        page.evaluate("message => window.cardverseTable.receive(message)", message)
+
+
+def test_R36_a_seven_pass_is_chosen_and_given(server_url: str, contexts: Any) -> None:
+    page = contexts("desktop")
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    table_id, rules = _open(page, server_url)
+    owed = {"seat": 0, "kind": "give", "count": 1, "receiver": 1}
+    moves = [{"action": "give", "cards": [code]} for code in ("3C", "9D", "KH")]
+    view = _view(rules, owed=owed, legal_moves=moves)
+    events = [
+        {"event": "play", "seat": 0, "cards": ["7C"]},
+        {"event": "owed", "seat": 0, "kind": "give", "count": 1, "to": 1},
+    ]
+    _receive(page, table_id, rules, view, events)
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
+    assert page.inner_text("#play-button") == "Give"
+    assert page.is_hidden("#pass-button")
+    assert "Choose 1 card to give to Bo." in page.inner_text("#note")
+    assert "Give 1 card to Bo." in page.inner_text("#log")
+    page.click('#hand .hand-card[data-card="3C"]')
+    assert data(page, "selection") == "ready"
+    assert "Give 3" in page.inner_text("#note")
+    page.click("#play-button")
+    wait_for(page, "document.querySelectorAll('#hand .hand-card.is-selected').length === 0")
+    gives = [f.replace(" ", "") for f in sent if '"type":"give"' in f.replace(" ", "")]
+    assert gives and '"cards":["3C"]' in gives[-1]
+    assert not page.js_errors  # type: ignore[attr-defined]
+
+
+def test_R37_a_ten_discard_is_chosen_and_discarded(server_url: str, contexts: Any) -> None:
+    page = contexts("phone")
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    table_id, rules = _open(page, server_url)
+    owed = {"seat": 0, "kind": "discard", "count": 2, "receiver": None}
+    moves = [
+        {"action": "discard", "cards": pair} for pair in (["3C", "9D"], ["3C", "KH"], ["9D", "KH"])
+    ]
+    trick = [{"seat": 0, "action": "play", "cards": ["10C", "10D"]}]
+    view = _view(rules, owed=owed, legal_moves=moves, trick=trick)
+    _receive(page, table_id, rules, view, [])
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
+    assert page.inner_text("#play-button") == "Discard"
+    page.click('#hand .hand-card[data-card="3C"]')
+    assert data(page, "selection") == "partial"
+    page.click('#hand .hand-card[data-card="KH"]')
+    assert data(page, "selection") == "ready"
+    page.click("#play-button")
+    wait_for(page, "document.querySelectorAll('#hand .hand-card.is-selected').length === 0")
+    frames = [f.replace(" ", "") for f in sent if '"type":"discard"' in f.replace(" ", "")]
+    assert frames and '"cards":["3C","KH"]' in frames[-1]
+
+
+def test_R39_lock_and_jack_back_are_shown_and_finishes_told(server_url: str, contexts: Any) -> None:
+    page = contexts("desktop")
+    table_id, rules = _open(page, server_url)
+    trick = [
+        {"seat": 1, "action": "play", "cards": ["5H"]},
+        {"seat": 2, "action": "play", "cards": ["JH"]},
+    ]
+    view = _view(rules, trick=trick, turn=0, jack_back=True, lock=["H"], legal_moves=[
+        {"action": "play", "cards": ["3C"]}, {"action": "pass"}])  # fmt: skip
+    events = [
+        {"event": "play", "seat": 1, "cards": ["5H"]},
+        {"event": "play", "seat": 2, "cards": ["JH"]},
+        {"event": "lock", "suits": ["H"]},
+        {"event": "jack_back", "on": True},
+        {"event": "went_out", "seat": 1, "place": 3, "how": "forbidden"},
+        {"event": "went_out", "seat": 2, "place": 2, "how": "downfall"},
+    ]
+    _receive(page, table_id, rules, view, events)
+    wait_for(page, "!document.querySelector('#jack-back').hidden")
+    assert page.is_visible("#lock") and "Hearts" in page.inner_text("#lock")
+    log = page.inner_text("#log")
+    assert "Suit lock: until the trick ends, only Hearts." in log
+    assert "Jack back! The order is reversed until the trick ends." in log
+    assert "Forbidden finish: Bo goes out on a strong card and takes place 3." in log
+    assert "Downfall: Cy loses the presidency and takes place 2." in log
+    assert not page.js_errors  # type: ignore[attr-defined]
