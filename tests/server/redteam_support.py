@@ -34,7 +34,11 @@ from server_support import ServerThread
 PROBE_P99_LIMIT = 0.050  # seconds
 PROBE_SCRIPT = Path(__file__).with_name("probe_process.py")
 BASELINE = 50  # the probe's round trips before the attack (probe_process.BASELINE)
-BUSY_MACHINE_LIMIT = 0.250  # seconds: the p99 bound while the machine is oversubscribed
+# The p99 bound while the machine is oversubscribed: the test's own clients share the server's
+# process, so round trips are scheduling noise well past 250 ms; a server that an attack blocks
+# stalls for seconds (the findings of issue 11), and the deterministic checks (renders counted,
+# sizes refused before work) catch the rest.
+BUSY_MACHINE_LIMIT = 1.0  # seconds
 
 
 class Probe:
