@@ -35,7 +35,7 @@ def watch_id_for(table_id: str) -> str:
     return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
 
 
-SPECTATOR_OWN = '"seat":null,"hand":[],"exchange":[],"legal_moves":[]'
+SPECTATOR_OWN = '"seat":null,"hand":[],"exchange":[],"gives":[],"legal_moves":[]'
 
 
 class Spectators:
