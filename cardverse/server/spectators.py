@@ -19,12 +19,10 @@ import base64
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from .story import score_sheet
 from .viewfilter import SeatView, Shared, render
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from .story import RoundStory
     from .tables import Conn
     from .wire import WireViews
 
@@ -43,31 +41,17 @@ class Spectators:
 
     if TYPE_CHECKING:  # what the table (cardverse.server.tables.Table) provides
         game: Game | None
-        v: int
         watchers: set[Conn]
         wire: WireViews
-        story: RoundStory
 
-        def _stamp(self) -> dict[str, int]: ...
-        def _timer_info(self) -> dict[str, Any] | None: ...
+        def _state_frame(
+            self, events: list[dict[str, Any]], view: Any, *, full: bool
+        ) -> dict[str, Any]: ...
 
     def _spectator_state(
         self, events: list[dict[str, Any]], shared: Shared, *, full: bool = False
     ) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
-        message: dict[str, Any] = {
-            "type": "state",
-            "v": self.v,
-            "at": self._stamp(),
-            "timer": self._timer_info(),
-            "events": events,
-            "score": score_sheet(game),
-            "view": SeatView(SPECTATOR_OWN, shared),
-        }
-        if full:
-            message["log"] = list(self.story.events)
-        return message
+        return self._state_frame(events, SeatView(SPECTATOR_OWN, shared), full=full)
 
     def _tell_watchers(
         self, events: list[dict[str, Any]], shared: Shared, played: int | None

@@ -853,6 +853,21 @@ class Table(SeatControls, Spectators):
         (``log``) and what a stand-in did for this seat while it was away (``away``)."""
         game = self.game
         assert game is not None
+        view = self.wire.seat_view(game, index, self.wire.shared(game))
+        message = self._state_frame(events, view, full=full)
+        if full and self.seats[index].auto is None:
+            away = self.away.take(index, game)
+            if away:
+                message["away"] = away
+        return message
+
+    def _state_frame(
+        self, events: list[dict[str, Any]], view: Any, *, full: bool
+    ) -> dict[str, Any]:
+        """What every state message holds, a seat's or the spectators': ``view`` is theirs;
+        ``full`` adds the round's events so far (``log``)."""
+        game = self.game
+        assert game is not None
         message: dict[str, Any] = {
             "type": "state",
             "v": self.v,
@@ -860,14 +875,10 @@ class Table(SeatControls, Spectators):
             "timer": self._timer_info(),
             "events": events,
             "score": score_sheet(game),
-            "view": self.wire.seat_view(game, index, self.wire.shared(game)),
+            "view": view,
         }
         if full:
             message["log"] = list(self.story.events)
-            if self.seats[index].auto is None:
-                away = self.away.take(index, game)
-                if away:
-                    message["away"] = away
         return message
 
     def _stamp(self) -> dict[str, int]:
