@@ -328,10 +328,13 @@ def test_the_timer_is_right_after_a_network_stall(server_url: str, browser: Any)
         wait_for(page, "document.querySelector('#my-timer[data-remaining]') !== null")
         shown = float(page.get_attribute("#my-timer", "data-remaining") or "nan")
         server_left = deadline - time.time() * 1000
-        assert abs(shown - server_left) < 1000, (shown, server_left)
+        # The held pipe and the moved page clock add their own error to the clock offset (one
+        # loaded CI run saw 1.5 s): the bound is 2 s here; a page that kept the stale ends_in
+        # would be 18 s off.
+        assert abs(shown - server_left) < 2000, (shown, server_left)
         text = page.inner_text("#my-timer")
         minutes, seconds = text.split(":")
-        assert abs(int(minutes) * 60 + int(seconds) - server_left / 1000) <= 1.5, text
+        assert abs(int(minutes) * 60 + int(seconds) - server_left / 1000) <= 2.5, text
         # A state that arrives late says less time has passed than has (its ends_in is stale):
         # the page goes by the deadline, so the time shown does not change.
         late = json.loads(last)
@@ -339,7 +342,7 @@ def test_the_timer_is_right_after_a_network_stall(server_url: str, browser: Any)
         inject = "message => window.cardverseTable.receive(message)"
         page.evaluate(inject, late)
         shown = float(page.get_attribute("#my-timer", "data-remaining") or "nan")
-        assert abs(shown - (deadline - time.time() * 1000)) < 1000, shown
+        assert abs(shown - (deadline - time.time() * 1000)) < 2000, shown
         assert not page.js_errors
     finally:
         page.context.close()
