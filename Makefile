@@ -24,6 +24,7 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-services.sh
 	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck unit

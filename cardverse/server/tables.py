@@ -51,7 +51,7 @@ from .narrate import protocol_events
 from .protocol import ProtocolError
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
-from .store import Store, StoredEvent
+from .store import EventStore, StoredEvent, open_store
 from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import render
 from .wire import WireViews
@@ -97,6 +97,11 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
     operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
     operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
+    database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
+    redis: str | None = None  # redis://...: tables are owned through leases, frames routed
+    lease_ttl: float = 3.0  # a table's lease in Redis lasts this long unless renewed ...
+    lease_renew: float = 1.0  # ... which its owner does this often
+    orphan_scan: float = 1.0  # how often live tables without an owner are looked for
 
 
 class Conn(Protocol):
@@ -1124,10 +1129,13 @@ class TableService:
     At start only the tables that were in memory are restored.
     """
 
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+    def __init__(self, settings: Settings, store: EventStore | None = None) -> None:
         self.settings = settings
-        self.store = store or Store.in_dir(
-            settings.data_dir, settings.sqlite_synchronous, settings.group_commit
+        self.store = store or open_store(
+            settings.database,
+            settings.data_dir,
+            settings.sqlite_synchronous,
+            settings.group_commit,
         )
         self.bots = BotRunner(
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
