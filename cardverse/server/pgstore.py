@@ -114,8 +114,12 @@ class PostgresStore(EventStore):
             raise self._fail(error) from None
 
     def _tx_commit(self) -> None:
+        conn = self._connection()
+        if conn.info.transaction_status is psycopg.pq.TransactionStatus.INERROR:
+            # A statement of this transaction failed: COMMIT would quietly roll it back.
+            raise StoreUnavailable("a write of this transaction failed: it is rolled back")
         try:
-            self._connection().execute("COMMIT")
+            conn.execute("COMMIT")
         except psycopg.Error as error:
             raise self._fail(error) from None
 

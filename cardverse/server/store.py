@@ -374,6 +374,11 @@ class EventStore:
         )
         return [int(row[0]) for row in rows]
 
+    def fence_of(self, table_id: str) -> int:
+        """The table's newest fencing number (0 for an unknown table)."""
+        rows = self._query(self._sql("SELECT fence FROM tables WHERE id = ?"), (table_id,))
+        return int(rows[0][0]) if rows else 0
+
     def count_events(self, table_id: str) -> int:
         rows = self._query(self._sql("SELECT COUNT(*) FROM events WHERE table_id = ?"), (table_id,))
         return int(rows[0][0])

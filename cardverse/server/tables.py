@@ -51,7 +51,7 @@ from .narrate import protocol_events
 from .protocol import ProtocolError
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
-from .store import EventStore, StoredEvent, open_store
+from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
 from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import render
 from .wire import WireViews
@@ -187,6 +187,7 @@ class Table(SeatControls, Spectators):
         self.seed = 0
         self.records: list[str] = []  # finished games' records, as compact JSON text
         self.n = 0  # events in the log
+        self.fence = 0  # this process's fencing number for the table (see store.claim)
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
         self.watch_id = watch_id_for(table_id)
@@ -211,25 +212,53 @@ class Table(SeatControls, Spectators):
         Lobby changes are coalesced: they are applied, and one ``lobby`` row (the lobby as it
         is now) stands for the whole run of them, so toggling options or seats does not grow
         the log."""
+        try:
+            self._write(kind, data)
+        except FencedOut:  # another process owns the table now: this copy must go
+            log.warning("table %s: another process owns it now", self.id)
+            asyncio.get_running_loop().call_soon(self.service.lose, self.id)
+            raise ProtocolError(
+                "try_again", "the table moved to another server: reconnect and try again"
+            ) from None
+        except StoreUnavailable:
+            raise ProtocolError(
+                "try_again", "the game could not be saved just now: nothing was changed, try again"
+            ) from None
+
+    def _write(self, kind: str, data: dict[str, Any]) -> None:
         store = self.service.store
+        fence = self.fence
         if kind in LOBBY_EVENTS and self.n > 0 and self.phase != "playing":
+            before = self._lobby_snapshot()
             self._apply(kind, data)
             snapshot = self._lobby_snapshot()
-            if self._lobby_row is not None:
-                store.replace(self.id, self._lobby_row, "lobby", snapshot)
-            else:
-                store.append(self.id, self.n, "lobby", snapshot)
-                self._lobby_row = self.n
-                self.n += 1
+            try:
+                if self._lobby_row is not None:
+                    store.replace(self.id, self._lobby_row, "lobby", snapshot, fence=fence)
+                else:
+                    store.append(self.id, self.n, "lobby", snapshot, fence=fence)
+                    self._lobby_row = self.n
+                    self.n += 1
+            except Exception:  # not stored: the lobby is as it was
+                self._undo_lobby(before)
+                raise
             return
         if self.n == 0:
-            store.create_table(self.id, 0, kind, data)
+            store.create_table(self.id, 0, kind, data, fence=fence)
         else:
             touch = kind != "move" or self.n % 64 == 0
-            store.append(self.id, self.n, kind, data, touch)
+            store.append(self.id, self.n, kind, data, touch, fence=fence)
         self._lobby_row = None
         self.n += 1
         self._apply(kind, data)
+
+    def _undo_lobby(self, before: dict[str, Any]) -> None:
+        """Put the lobby back as ``before`` (a change the store refused), keeping the
+        connections in their seats."""
+        conns = [(seat.conn, seat.grace) for seat in self.seats]
+        self._on_lobby(before)
+        for seat, (conn, grace) in zip(self.seats, conns, strict=False):
+            seat.conn, seat.grace = conn, grace
 
     def _lobby_snapshot(self) -> dict[str, Any]:
         return {
@@ -1004,6 +1033,7 @@ class Table(SeatControls, Spectators):
             self._commit("next_round", {})
         except Exception:
             log.exception("table %s: could not deal the next round", self.id)
+            self._retry_later()
             return
         self._flush()
 
@@ -1076,8 +1106,15 @@ class Table(SeatControls, Spectators):
             self._commit_move(index, move, None, actor)
         except Exception:
             log.exception("table %s: the computer player's move failed", self.id)
+            self._retry_later()
             return
         self._flush()
+
+    def _retry_later(self, delay: float = 1.0) -> None:
+        """What had to happen without a person failed (the store was down): try again."""
+        if self.live:
+            loop = asyncio.get_running_loop()
+            self._round_handle = loop.call_later(delay, self._schedule)
 
     def _has_connections(self) -> bool:
         return bool(self.watchers) or any(seat.conn is not None for seat in self.seats)
@@ -1149,9 +1186,50 @@ class TableService:
         self._watcher: asyncio.Task[None] | None = None
         self.loop_lag_max = 0.0  # the event loop's longest delay seen (operator figure)
         self.loop_lags_over_50ms = 0
+        self.store_errors_seen = 0  # store errors counted in the metrics so far
+        self.store.on_lost = self._on_lost
+        self.cluster: Any = None  # cluster.Cluster when the server runs with --redis
+        if settings.redis:
+            from .cluster import Cluster
+
+            self.cluster = Cluster(self, settings.redis)
+
+    def _on_lost(self, table_ids: set[str]) -> None:
+        """A failed commit lost these tables' last changes: their copies in memory are ahead
+        of the log, so they leave memory (their connections reconnect; the log reloads them)."""
+        for table_id in table_ids:
+            self.lose(table_id)
+
+    def lose(self, table_id: str, release: bool = True) -> None:
+        """Take the table out of memory at once, without writing (its log is the truth: another
+        process owns it now, or a commit failed); its connections are told to reconnect."""
+        from .cluster import CLOSE_MOVED
+
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.close()
+        for conn in table._all_conns():
+            conn.close(CLOSE_MOVED, "the table moved: reconnect")
+            conn.table = None
+            conn.seat = None
+        table.watchers.clear()
+        for seat in table.seats:
+            seat.conn = None
+        if self.cluster is not None:
+            from . import metrics
+
+            metrics.LEASES_LOST.inc()
+            if release:
+                self.cluster.released(table_id)
 
     def create(
-        self, name: str | None, rules: Any = None, turn_timer: Any = ...
+        self,
+        name: str | None,
+        rules: Any = None,
+        turn_timer: Any = ...,
+        table_id: str | None = None,
+        fence: int = 0,
     ) -> tuple[Table, str]:
         """A new table whose creator (the host) sits in seat 0; returns it and the seat token."""
         clean = P.check_name(name)
@@ -1182,7 +1260,8 @@ class TableService:
                 raise ProtocolError(
                     "server_busy", "the server holds as many tables as it may: try again later"
                 )
-        table = Table(self, new_table_id())
+        table = Table(self, table_id or new_table_id())
+        table.fence = fence
         token = new_token()
         table._commit(
             "create",
@@ -1193,7 +1272,12 @@ class TableService:
                 "token_hash": token_hash(token),
             },
         )
-        self.store.commit()  # the answer hands out the token: the table is durable first
+        try:
+            self.store.commit()  # the answer hands out the token: the table is durable first
+        except StoreUnavailable:
+            raise ProtocolError(
+                "try_again", "the table could not be saved just now: try again"
+            ) from None
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
@@ -1209,10 +1293,11 @@ class TableService:
         if len(table_id) > 64 or not self.store.exists(table_id):
             return None
         table = Table.restore(self, table_id, self.store.events(table_id))
+        table.fence = self.store.fence_of(table_id)
         self.tables[table_id] = table
         self.watch_index[table.watch_id] = table_id
         if self.store.status(table_id) != "live":
-            self.store.set_status(table_id, "live")
+            self.store.set_status(table_id, "live", fence=table.fence)
         table.go_live()
         return table
 
@@ -1224,11 +1309,14 @@ class TableService:
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""
         count = 0
+        if self.cluster is not None:  # each table is taken by the process that gets its lease
+            return 0
         for table_id in self.store.tables_to_restore():
             if table_id in self.tables:
                 continue
             try:
                 table = Table.restore(self, table_id, self.store.events(table_id))
+                table.fence = self.store.fence_of(table_id)
             except Exception:
                 log.exception("could not restore table %s", table_id)
                 continue
@@ -1298,7 +1386,11 @@ class TableService:
     def _drop(self, table: Table, status: str) -> None:
         table.close()
         del self.tables[table.id]
-        self.store.set_status(table.id, status)
+        with contextlib.suppress(FencedOut):  # another process owns it: the status is its own
+            self.store.set_status(table.id, status, fence=table.fence)
+        if self.cluster is not None:
+            self.store.commit()  # the status is written before another process may load it
+            self.cluster.released(table.id)
 
     def counts(self) -> dict[str, Any]:
         """Figures for the operator (never shown to players)."""

@@ -7,6 +7,7 @@ than the table's newest claim is refused."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,8 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
 
     yield make
     for store in opened:
-        try:
+        with contextlib.suppress(Exception):
             store.close()
-        except Exception:
-            pass
 
 
 def test_events_are_kept_in_order_with_their_fencing_number(open_store: Any) -> None:
@@ -50,7 +49,8 @@ def test_events_are_kept_in_order_with_their_fencing_number(open_store: Any) -> 
     store.append("t1", 1, "lobby", {"seats": []}, fence=1)
     store.replace("t1", 1, "lobby", {"seats": [1]}, fence=1)
     store.append("t1", 2, "start", {"seed": 5}, fence=1)
-    assert [(e.n, e.kind) for e in store.events("t1")] == [(0, "create"), (1, "lobby"), (2, "start")]
+    kinds = [(e.n, e.kind) for e in store.events("t1")]
+    assert kinds == [(0, "create"), (1, "lobby"), (2, "start")]
     assert store.events("t1")[1].data == {"seats": [1]}
     assert store.fences("t1") == [1, 1, 1]
     assert store.count_events("t1") == 3 and store.exists("t1") and store.status("t1") == "live"
