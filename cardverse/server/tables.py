@@ -1410,6 +1410,7 @@ class TableService:
             "bots": self.bots.counts(),
             "aborted": dict(self.aborted),
             "commits": self.store.commits,
+            **({"node": self.cluster.node} if self.cluster is not None else {}),
             "durability": {
                 "synchronous": self.store.synchronous,
                 "group_commit": self.store.group_commit,
