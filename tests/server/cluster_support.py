@@ -47,6 +47,7 @@ class Cluster:
         self.dsn = dsn
         self.redis_url = redis_url
         self.procs: list[ServerProcess] = []
+        self.paused: list[ServerProcess] = []  # stopped with SIGSTOP: not to connect to
         self.started = 0
 
     def start(self, count: int) -> Cluster:
@@ -64,12 +65,17 @@ class Cluster:
             self.redis_url,
             *FAST_ARGS,
             env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR},
+            log_path=self.root / f"node{self.started}.log",
         ).start()
         self.procs.append(proc)
         return proc
 
     def alive(self) -> list[ServerProcess]:
-        return [p for p in self.procs if p.proc is not None and p.proc.poll() is None]
+        return [
+            p
+            for p in self.procs
+            if p.proc is not None and p.proc.poll() is None and p not in self.paused
+        ]
 
     def node_of(self, proc: ServerProcess) -> str:
         answer = httpx.get(
@@ -181,6 +187,7 @@ class Player:
         if reply["type"] == "ack":
             self.acked.append({**message, "seq": client.seq})
             return "ack"
+        self.acted_v = -1  # refused: the same state may be acted on again
         return "error"
 
 

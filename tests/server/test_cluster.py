@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import signal
 import statistics
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from cluster_support import Cluster, Player, over
 from server_support import Client, create_table, norm_action, record_actions_by_seat, run
@@ -196,3 +198,145 @@ def test_owner_killed_at_random_moments_loses_no_acknowledged_action(cluster: Cl
         assert max(recoveries) < 20  # the 5 s target is the benchmark's to measure
 
     run(body, timeout=280)
+
+
+def _events(dsn: str, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT n, fence, data FROM events WHERE table_id = %s ORDER BY n", (table_id,)
+        ).fetchall()
+    return [(int(n), int(fence), json.loads(data)) for n, fence, data in rows]
+
+
+def _on_turn(players: list[Player]) -> Player:
+    for player in players:
+        assert player.client is not None
+        state = player.client.last_state()
+        if state is not None and state["view"]["turn"] == player.seat:
+            return player
+    raise AssertionError("nobody is on turn")
+
+
+async def _wait_for_turn(players: list[Player]) -> Player:
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return _on_turn(players)
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.02)
+
+
+@pytest.mark.timeout(240)
+def test_a_stalled_owner_whose_lease_was_taken_cannot_append(cluster: Cluster, pg_dsn: str) -> None:
+    async def body() -> None:
+        rng = random.Random(7)
+        table = create_table(cluster.procs[0].http, rules={"preset": "standard", "rounds": 4})
+        table_id = table["table_id"]
+        players = await _seat_players(cluster, table, [1, 2, 1, 2])  # none on the owner
+        await _play(players, rng, acks=10)
+        stalled = cluster.owner_proc(table_id)
+        assert stalled is cluster.procs[0]
+        old_fence = _events(pg_dsn, table_id)[-1][1]
+        stored_before = len(_events(pg_dsn, table_id))
+        assert stalled.proc is not None
+        stalled.proc.send_signal(signal.SIGSTOP)
+        cluster.paused.append(stalled)
+        try:
+            # The seat on turn acts now: its action waits, unread, at the stalled owner.
+            player = await _wait_for_turn(players)
+            assert await player.act(rng) == "lost"
+            stale_seq = player.seq
+            # Another process takes the table over and the game goes on there.
+            await _play(players, rng, acks=10, timeout=60)
+            new_owner = cluster.owner_proc(table_id)
+            assert new_owner is not stalled
+        finally:
+            stalled.proc.send_signal(signal.SIGCONT)
+            cluster.paused.remove(stalled)
+        # Awake again, the old owner reads the stale action: it must not be appended.
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            answer = httpx.get(
+                f"{stalled.http}/api/operator",
+                headers={"Authorization": "Bearer cluster-test-operator"},
+                timeout=10,
+            ).json()
+            if answer["tables"] == 0:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the stalled owner kept the table")
+        await _play(players, rng, acks=5)
+        events = _events(pg_dsn, table_id)
+        assert all(n < stored_before for n, fence, _ in events if fence <= old_fence)
+        assert {fence for n, fence, _ in events if n >= stored_before} == {old_fence + 1}
+        assert not [
+            data
+            for _, _, data in events
+            if data.get("by") == player.seat and data.get("seq") == stale_seq
+        ], "the stalled owner's action was appended"
+        await _play(players, rng, timeout=120)
+        record = _record(new_owner, table_id)
+        assert _acked_are_in_the_record(players, record) > 20
+
+    run(body, timeout=220)
+
+
+@pytest.mark.timeout(240)
+def test_redis_restarted_mid_game_the_game_goes_on(cluster: Cluster, redis_server: Any) -> None:
+    async def body() -> None:
+        rng = random.Random(8)
+        table = create_table(cluster.procs[0].http, rules={"preset": "standard", "rounds": 2})
+        players = await _seat_players(cluster, table, [0, 1, 2, 1])
+        await _play(players, rng, acks=15)
+        redis_server.stop()
+        await asyncio.sleep(0.5)  # a real outage, however short: the processes notice it
+        redis_server.start()
+        await _play(players, rng, timeout=120)
+        record = _record(cluster.procs[0], table["table_id"])
+        assert replay_record(record).game.over
+        assert _acked_are_in_the_record(players, record) > 40
+        assert sum(p.reconnects for p in players) >= 1  # the linked sockets were made to
+
+    run(body, timeout=220)
+
+
+@pytest.mark.timeout(240)
+def test_postgresql_restarted_actions_are_refused_with_try_again(
+    cluster: Cluster, postgres: Any
+) -> None:
+    async def body() -> None:
+        rng = random.Random(9)
+        table = create_table(cluster.procs[0].http, rules={"preset": "standard", "rounds": 2})
+        table_id = table["table_id"]
+        players = await _seat_players(cluster, table, [0, 1, 2, 1])
+        await _play(players, rng, acks=10)
+        postgres.stop("fast")
+        try:
+            player = await _wait_for_turn(players)
+            assert player.client is not None
+            view = player.client.last_state()["view"]  # type: ignore[index]
+            move = dict(view["legal_moves"][0])
+            kind = move.pop("action")
+            player.client.seq = player.seq
+            reply = await player.client.request({"type": kind, **move})
+            player.seq = player.client.seq
+            assert reply["type"] == "error" and reply["code"] == "try_again", reply
+            assert "try again" in reply["message"]
+            refused_seq = player.seq
+            down = httpx.get(f"{cluster.procs[1].http}/api/health/ready", timeout=10)
+            assert down.status_code == 503 and down.json()["ready"] is False
+        finally:
+            postgres.start()
+        await _play(players, rng, timeout=120)
+        record = _record(cluster.procs[2], table_id)
+        assert replay_record(record).game.over
+        assert _acked_are_in_the_record(players, record) > 30
+        events = _events(cluster.dsn, table_id)
+        assert not [
+            d for _, _, d in events if d.get("by") == player.seat and d.get("seq") == refused_seq
+        ]
+
+    run(body, timeout=220)
