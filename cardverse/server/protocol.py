@@ -815,6 +815,8 @@ ERROR_CODES: dict[str, str] = {
     "too_many_tables": "too many tables created from one address: try again later",
     "server_busy": "the server holds as many tables as it may",
     "internal": "the server failed to handle the message; nothing was changed",
+    "try_again": "the change could not be saved just now (the database is unavailable, or the "
+    "table is moving to another server): nothing was changed, try again",
 }
 
 

@@ -417,6 +417,7 @@ SERVER_ERRORS: dict[str, str] = {
     "too_many_tables": N_("You created many tables in a short time: try again in a few minutes."),
     "server_busy": N_("The server is full right now: try again later."),
     "internal": N_("Something went wrong on the server; nothing was changed."),
+    "try_again": N_("Your move could not be saved just now; nothing was changed. Try again."),
 }
 
 # Which parameter drives the plural form of each plural refusal.
