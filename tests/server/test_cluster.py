@@ -340,3 +340,62 @@ def test_postgresql_restarted_actions_are_refused_with_try_again(
         ]
 
     run(body, timeout=220)
+
+
+@pytest.mark.timeout(180)
+def test_serve_workers_share_one_port_and_play_a_game(
+    tmp_path: Path, pg_dsn: str, redis_server: Any
+) -> None:
+    from cluster_support import FAST_ARGS, OPERATOR
+    from server_support import ServerProcess
+
+    server = ServerProcess(
+        tmp_path / "data",
+        "--workers",
+        "2",
+        "--database",
+        pg_dsn,
+        "--redis",
+        redis_server.url,
+        *FAST_ARGS,
+        env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR},
+        log_path=tmp_path / "workers.log",
+    ).start()
+    token = {"Authorization": f"Bearer {OPERATOR}"}
+    try:
+        nodes: set[str] = set()
+        deadline = time.monotonic() + 30
+        while len(nodes) < 2 and time.monotonic() < deadline:
+            nodes.add(
+                httpx.get(f"{server.http}/api/operator", headers=token, timeout=10).json()["node"]
+            )
+        assert len(nodes) == 2, "one port, two worker processes answering"
+
+        async def body() -> None:
+            table = create_table(server.http, rules={"preset": "standard", "rounds": 1})
+            host = await Client(server.ws_url(table["table_id"]), "seat0").connect()
+            assert (await host.join(token=table["token"]))["type"] == "welcome"
+            clients = [host]
+            for seat in (1, 2, 3):
+                client = await Client(server.ws_url(table["table_id"]), f"seat{seat}").connect()
+                assert (await client.join(name=f"P{seat}"))["type"] == "welcome"
+                clients.append(client)
+            assert (await host.request({"type": "start"}))["type"] == "ack"
+            from server_support import play_randomly
+
+            await play_randomly(clients, random.Random(3))
+            for client in clients:
+                await client.close()
+
+        run(body, timeout=120)
+        metrics = httpx.get(f"{server.http}/api/metrics", headers=token, timeout=10)
+        assert metrics.status_code == 200
+        actions = sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in metrics.text.splitlines()
+            if line.startswith("cardverse_actions_total{")
+        )
+        assert actions > 40  # both workers' figures, whichever one answered
+    finally:
+        server.stop()
+    assert server.proc is not None and server.proc.returncode is not None
