@@ -36,6 +36,8 @@ bench: $(STAMP)
 		--out bench/results/server-think.json
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
+	bash scripts/ensure-services.sh
+	$(BIN)/python -m bench.cluster_bench --tables 250 1000 --duration 15 --kills 20
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
