@@ -340,14 +340,16 @@ class EventStore:
                 ),
                 (table_id,),
             )
-            rows = self._query(self._sql("SELECT fence FROM tables WHERE id = ?"), (table_id,))
+            rows = self._query(
+                self._sql("SELECT fence, status FROM tables WHERE id = ?"), (table_id,)
+            )
         except BaseException:
             with contextlib.suppress(Exception):
                 self._tx_rollback()
             raise
         self._tx_commit()
         self.commits += 1
-        if not rows:
+        if not rows or rows[0][1] == "expired":
             raise FencedOut(f"table {table_id} is not in the store")
         return int(rows[0][0])
 
@@ -398,7 +400,26 @@ class EventStore:
             (before,),
         )
         for (table_id,) in rows:
-            self.set_status(table_id, "expired")
+            # Only if it is still idle: another process may have just loaded it.
+            self._run(
+                table_id,
+                None,
+                [
+                    (
+                        self._sql(
+                            "UPDATE tables SET status = 'expired' WHERE id = ? AND status = 'idle'"
+                        ),
+                        (table_id,),
+                    ),
+                    (
+                        self._sql(
+                            "DELETE FROM events WHERE table_id = ? AND EXISTS "
+                            "(SELECT 1 FROM tables WHERE id = ? AND status = 'expired')"
+                        ),
+                        (table_id, table_id),
+                    ),
+                ],
+            )
         return len(rows)
 
     def tables_to_restore(self) -> list[str]:
