@@ -173,6 +173,7 @@ class Cluster:
         self.gone = GoneNodes()  # nodes known to be gone (nobody on their channel)
         self._tasks: list[asyncio.Task[None]] = []
         self._last_scan = 0.0
+        self._silent: set[str] = set()  # nodes with nobody on their channel at the last scan
         self.ready = False  # the bus is subscribed and Redis answers
 
     # -- life ----------------------------------------------------------------------------------
@@ -200,6 +201,7 @@ class Cluster:
         """A new table owned by this process from the start."""
         from .tables import new_table_id
 
+        await self._subscribed()
         for _ in range(5):
             table_id = new_table_id()
             if await self.leases.acquire(table_id):
@@ -225,9 +227,20 @@ class Cluster:
             return None
         return found.decode() if isinstance(found, bytes) else str(found)
 
+    async def _subscribed(self) -> None:
+        """Own no table before this node's channel is heard (others would think it gone)."""
+        if not self.bus.connected.is_set():
+            try:
+                await asyncio.wait_for(self.bus.connected.wait(), 5.0)
+            except TimeoutError:
+                raise ProtocolError(
+                    "try_again", "the server cannot reach Redis just now: try again"
+                ) from None
+
     async def locate(self, table_id: str) -> Table | str | None:
         """This process's copy of the table (loaded if nobody owns it), the owner's node id, or
         None (no such table). Raises :class:`StoreUnavailable` while the database is down."""
+        await self._subscribed()
         service = self.service
         for _ in range(10):
             table = service.tables.get(table_id)
@@ -500,9 +513,10 @@ class Cluster:
         others = sorted({o for o in owners if o is not None and o != self.node} - set(self.gone))
         if others:  # a node with nobody on its channel is gone: no need to wait for its leases
             counts = await self.redis.pubsub_numsub(*[Bus.channel(o) for o in others])
-            for node, (_, count) in zip(others, counts, strict=True):
-                if not int(count):
-                    self.gone.add(node)
+            silent = {node for node, (_, count) in zip(others, counts, strict=True) if not count}
+            for node in silent & self._silent:  # seen so twice in a row (not a reconnection)
+                self.gone.add(node)
+            self._silent = silent
         for table_id, owner in zip(live, owners, strict=True):
             if owner is not None and owner not in self.gone:
                 continue
