@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 from server_support import Client, ServerProcess
 
 OPERATOR = "cluster-test-operator"
@@ -180,7 +181,7 @@ class Player:
         client.seq = self.seq
         try:
             reply = await client.request(message, timeout=8)
-        except AssertionError:  # closed or timed out: not acknowledged
+        except (AssertionError, websockets.ConnectionClosed):  # closed or timed out: no ack
             self.seq = client.seq
             return "lost"
         self.seq = client.seq
