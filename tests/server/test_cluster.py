@@ -208,24 +208,32 @@ def _events(dsn: str, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
     return [(int(n), int(fence), json.loads(data)) for n, fence, data in rows]
 
 
-def _on_turn(players: list[Player]) -> Player:
+def _on_turn(players: list[Player]) -> Player | None:
+    """The seat on turn, once every seat has the same, newest state and that seat has not
+    acted on it yet (its own action's state may still be on its way)."""
+    states = []
     for player in players:
-        assert player.client is not None
-        state = player.client.last_state()
-        if state is not None and state["view"]["turn"] == player.seat:
+        state = player.client.last_state() if player.client is not None else None
+        if state is None:
+            return None
+        states.append(state)
+    newest = max(state["v"] for state in states)
+    if any(state["v"] != newest for state in states):
+        return None
+    for player, state in zip(players, states, strict=True):
+        if state["view"]["turn"] == player.seat and player.acted_v < newest:
             return player
-    raise AssertionError("nobody is on turn")
+    return None
 
 
 async def _wait_for_turn(players: list[Player]) -> Player:
     deadline = time.monotonic() + 10
     while True:
-        try:
-            return _on_turn(players)
-        except AssertionError:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.02)
+        player = _on_turn(players)
+        if player is not None:
+            return player
+        assert time.monotonic() < deadline, "nobody is on turn"
+        await asyncio.sleep(0.02)
 
 
 @pytest.mark.timeout(240)
