@@ -68,6 +68,8 @@ class PostgresStore(EventStore):
         self._conn: psycopg.Connection[Any] | None = None
         self._last_try = float("-inf")
         self.reconnects = 0
+        self._writes: list[tuple[str, tuple[Any, ...]]] = []  # waiting for the commit
+        self._checked: dict[str, int] = {}  # tables whose fence this transaction checked
         self._connected_once = False
         conn = self._connection()
         with conn.transaction():
@@ -108,26 +110,47 @@ class PostgresStore(EventStore):
         return StoreUnavailable(f"the database failed: {error}")
 
     def _tx_begin(self) -> None:
+        self._writes = []
+        self._checked = {}
         try:
             self._connection().execute("BEGIN")
         except psycopg.Error as error:
             raise self._fail(error) from None
 
     def _tx_commit(self) -> None:
+        """Send the transaction's writes and its COMMIT in one pipeline: one round trip."""
         conn = self._connection()
+        writes, self._writes = self._writes, []
+        self._checked = {}
         if conn.info.transaction_status is psycopg.pq.TransactionStatus.INERROR:
             # A statement of this transaction failed: COMMIT would quietly roll it back.
             raise StoreUnavailable("a write of this transaction failed: it is rolled back")
         try:
-            conn.execute("COMMIT")
+            with conn.pipeline():
+                for sql, params in writes:
+                    conn.execute(sql, params)
+                conn.execute("COMMIT")
         except psycopg.Error as error:
             raise self._fail(error) from None
 
     def _tx_rollback(self) -> None:
+        self._writes = []
+        self._checked = {}
         conn = self._conn
         if conn is None or conn.closed or conn.broken:
             return
         conn.execute("ROLLBACK")
+
+    def _statement(self, sql: str, params: tuple[Any, ...]) -> None:
+        """Inside a group transaction a write waits for the commit's pipeline (the table's
+        fencing number was checked, and its row is locked, at its first write of the
+        transaction; a taken event number then fails the whole commit)."""
+        if not self._open:
+            super()._statement(sql, params)
+            return
+        if sql.startswith("!"):
+            sql = sql[1:].replace(" ON CONFLICT DO NOTHING", "")
+        self._writes.append((sql, params))
 
     def _exec(self, sql: str, params: tuple[Any, ...]) -> int:
         try:
@@ -142,6 +165,8 @@ class PostgresStore(EventStore):
             raise self._fail(error) from None
 
     def _check_fence(self, table_id: str, fence: int) -> None:
+        if self._open and self._checked.get(table_id) == fence:
+            return  # checked in this transaction, the row locked until its end
         rows = self._query(self._fence_sql, (table_id,))
         if not rows:
             raise FencedOut(f"table {table_id} is not in the store")
@@ -149,6 +174,8 @@ class PostgresStore(EventStore):
             raise FencedOut(
                 f"table {table_id} belongs to a newer writer (fence {rows[0][0]} > {fence})"
             )
+        if self._open:
+            self._checked[table_id] = fence
 
     @property
     def synchronous(self) -> str:
