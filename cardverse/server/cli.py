@@ -122,6 +122,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         redis=redis_url,
         lease_ttl=args.lease_ttl,
         lease_renew=max(0.05, args.lease_ttl / 3),
+        orphan_scan=min(1.0, args.lease_ttl / 3),
     )
     limits = ConnectionLimits(
         request_timeout=args.request_timeout,
@@ -340,8 +341,9 @@ def register(subparsers: Any) -> None:
     cluster.add_argument(
         "--lease-ttl",
         type=_positive,
-        default=3.0,
-        help="seconds a table's lease outlives a stalled owner (renewed every third of it; 3)",
+        default=10.0,
+        help="seconds a table's lease outlives a stalled owner (renewed every third of it; "
+        "10); a dead owner is noticed at once",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")

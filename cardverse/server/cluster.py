@@ -468,13 +468,17 @@ class Cluster:
 
     async def _upkeep(self) -> None:
         settings = self.service.settings
+        tick = min(settings.lease_renew, settings.orphan_scan, 1.0)
+        last_renew = 0.0
         while True:
-            await asyncio.sleep(settings.lease_renew)
+            await asyncio.sleep(tick)
             try:
-                await self._renew()
-                await self._watch_links()
                 now = time.monotonic()
-                if now - self._last_scan >= settings.orphan_scan:
+                if now - last_renew >= settings.lease_renew - tick / 2:
+                    last_renew = now
+                    await self._renew()
+                await self._watch_links()
+                if now - self._last_scan >= settings.orphan_scan - tick / 2:
                     self._last_scan = now
                     await self._adopt_orphans()
                 self.ready = self.bus.connected.is_set()

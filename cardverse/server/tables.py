@@ -99,8 +99,8 @@ class Settings:
     operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
     database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
     redis: str | None = None  # redis://...: tables are owned through leases, frames routed
-    lease_ttl: float = 3.0  # a table's lease in Redis lasts this long unless renewed ...
-    lease_renew: float = 1.0  # ... which its owner does this often
+    lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
+    lease_renew: float = 3.0  # ... which its owner does this often
     orphan_scan: float = 1.0  # how often live tables without an owner are looked for
 
 
