@@ -499,10 +499,11 @@ class Cluster:
     async def _watch_links(self) -> None:
         tables = sorted({link.table_id for link in self.links.values()})
         owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
-        moved = {
+        moved = {  # links made while Redis answered are left for the next round
             link.table_id
             for link in self.links.values()
-            if owners.get(link.table_id) != link.owner or link.owner in self.gone
+            if link.table_id in owners
+            and (owners[link.table_id] != link.owner or link.owner in self.gone)
         }
         if moved:
             self._close_links(moved, "the table moved to another server: reconnect")
