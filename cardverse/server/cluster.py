@@ -356,7 +356,9 @@ class Cluster:
                     error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
                     conn.send(render(error.to_message(), None, None))
                     continue
-                future = self.bus.post(owner, {"op": "msg", "c": cid, "text": text})
+                future = self.bus.post(
+                    owner, {"op": "msg", "c": cid, "from": self.node, "text": text}
+                )
                 future.add_done_callback(lambda f: self._msg_heard(f, cid))
         finally:
             metrics.CONNECTIONS.labels("linked").dec()
@@ -431,15 +433,17 @@ class Cluster:
         table.attach(proxy)
 
     def _message(self, envelope: dict[str, Any]) -> None:
-        node = str(envelope.get("from", ""))
-        cid = str(envelope.get("c", ""))
-        proxy = None
-        for key in ((node, cid),) if node else ():
-            proxy = self.proxies.get(key)
-        if proxy is None:
-            proxy = next((p for (n, c), p in self.proxies.items() if c == cid), None)
-        table = proxy.table if proxy is not None else None
-        if proxy is None or table is None:
+        node, cid = str(envelope.get("from", "")), str(envelope.get("c", ""))
+        proxy = self.proxies.get((node, cid))
+        if proxy is None:  # not attached here (any more): the socket must find the owner again
+            if node:
+                self.bus.post(
+                    node,
+                    {"op": "close", "c": cid, "code": CLOSE_MOVED, "reason": "the table moved"},
+                )
+            return
+        table = proxy.table
+        if table is None:
             return
         try:
             message = parse_client_message(str(envelope.get("text", "")))
