@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import secrets
@@ -63,8 +64,6 @@ class ProxyConn:
         self.watch_only = watch_only
         self.closed = False
         self._held: list[str | tuple[int, str]] = []
-        self._out: list[str | tuple[int, str]] = []
-        self._flushing = False
 
     def send(self, text: str) -> None:
         if not self.closed:
@@ -86,38 +85,10 @@ class ProxyConn:
 
     def _release(self) -> None:
         held, self._held = self._held, []
-        for item in held:
-            self._queue(item)
+        self.cluster.outgoing(self, held)
 
     def _queue(self, item: str | tuple[int, str]) -> None:
-        self._out.append(item)
-        if not self._flushing:
-            self._flushing = True
-            asyncio.get_running_loop().call_soon(self._flush)
-
-    def _flush(self) -> None:
-        self._flushing = False
-        out, self._out = self._out, []
-        texts: list[str] = []
-        for item in out:
-            if isinstance(item, str):
-                texts.append(item)
-                continue
-            if texts:
-                self._post({"op": "frames", "c": self.cid, "texts": texts})
-                texts = []
-            code, reason = item
-            self._post({"op": "close", "c": self.cid, "code": code, "reason": reason})
-        if texts:
-            self._post({"op": "frames", "c": self.cid, "texts": texts})
-
-    def _post(self, envelope: dict[str, Any]) -> None:
-        future = self.cluster.bus.post(self.node, envelope)
-        future.add_done_callback(self._heard)
-
-    def _heard(self, future: asyncio.Future[int]) -> None:
-        if not future.cancelled() and future.result() == 0:  # the node is gone
-            self.cluster.drop_proxy(self)
+        self.cluster.outgoing(self, [item])
 
 
 @dataclass
@@ -175,6 +146,8 @@ class Cluster:
         self._last_scan = 0.0
         self._silent: set[str] = set()  # nodes with nobody on their channel at the last scan
         self.ready = False  # the bus is subscribed and Redis answers
+        # frames for other nodes' sockets, sent once a loop turn: one envelope per node
+        self._outbox: dict[str, list[tuple[ProxyConn, str | tuple[int, str]]]] = {}
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -390,6 +363,32 @@ class Cluster:
 
     # -- envelopes -----------------------------------------------------------------------------
 
+    def outgoing(self, proxy: ProxyConn, items: list[str | tuple[int, str]]) -> None:
+        """Queue frames (or a close) for a proxy's socket; sent at the end of the turn."""
+        if not self._outbox:
+            asyncio.get_running_loop().call_soon(self._send_outbox)
+        queued = self._outbox.setdefault(proxy.node, [])
+        queued.extend((proxy, item) for item in items)
+
+    def _send_outbox(self) -> None:
+        outbox, self._outbox = self._outbox, {}
+        for node, items in outbox.items():
+            batch: list[list[Any]] = []
+            proxies: set[ProxyConn] = set()
+            for proxy, item in items:
+                proxies.add(proxy)
+                if isinstance(item, str):
+                    batch.append([proxy.cid, item])
+                else:
+                    batch.append([proxy.cid, item[0], item[1]])
+            future = self.bus.post(node, {"op": "frames", "batch": batch})
+            future.add_done_callback(functools.partial(self._heard, proxies))
+
+    def _heard(self, proxies: set[ProxyConn], future: asyncio.Future[int]) -> None:
+        if not future.cancelled() and future.result() == 0:  # the node is gone
+            for proxy in proxies:
+                self.drop_proxy(proxy)
+
     def drop_proxy(self, proxy: ProxyConn) -> None:
         self.proxies.pop((proxy.node, proxy.cid), None)
         proxy.closed = True
@@ -400,10 +399,15 @@ class Cluster:
     def _on_envelope(self, envelope: dict[str, Any]) -> None:
         op = envelope.get("op")
         if op == "frames":
-            link = self.links.get(envelope.get("c", ""))
-            if link is not None:
-                for text in envelope.get("texts", ()):
-                    link.conn.send(text)
+            for entry in envelope.get("batch", ()):
+                if len(entry) == 2:
+                    link = self.links.get(entry[0])
+                    if link is not None:
+                        link.conn.send(entry[1])
+                else:
+                    link = self.links.pop(entry[0], None)
+                    if link is not None:
+                        link.conn.close(int(entry[1]), str(entry[2]))
         elif op == "close":
             link = self.links.pop(envelope.get("c", ""), None)
             if link is not None:

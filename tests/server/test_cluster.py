@@ -111,7 +111,10 @@ def _frames_went_only_to_their_sockets_process(
         envelope = json.loads(data)
         if envelope.get("op") != "frames":
             continue
-        for text in envelope["texts"]:
+        for entry in envelope["batch"]:
+            if len(entry) != 2:
+                continue  # a close
+            text = entry[1]
             frames += 1
             holders = {index for index, got in raws.items() if text in got}
             assert holders, f"a frame published on {channel} reached no client"
