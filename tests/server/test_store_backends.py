@@ -129,3 +129,25 @@ def test_a_postgresql_that_is_down_gives_try_again(postgres: Any, pg_dsn: str) -
     store.append("t1", 1, "move", {}, fence=1)  # it reconnects by itself
     assert store.count_events("t1") == 2 and store.reconnects >= 1
     store.close()
+
+
+def test_a_sqlite_file_from_before_fencing_opens_with_fence_zero(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, updated REAL NOT NULL,"
+        " status TEXT NOT NULL DEFAULT 'live');"
+        "CREATE TABLE events (table_id TEXT NOT NULL, n INTEGER NOT NULL, kind TEXT NOT NULL,"
+        " data TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
+        "INSERT INTO tables VALUES ('old', 1, 1, 'live');"
+        "INSERT INTO events VALUES ('old', 0, 'create', '{}', 1);"
+    )
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.fences("old") == [0] and store.fence_of("old") == 0
+    store.append("old", 1, "move", {}, fence=0)
+    assert [e.n for e in store.events("old")] == [0, 1]
+    store.close()
