@@ -159,8 +159,17 @@ class PostgresStore(EventStore):
             raise self._fail(error) from None
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """A read; the transaction's waiting writes go first, in the same round trip (a read
+        sees what this process wrote)."""
         try:
-            return self._connection().execute(sql, params).fetchall()
+            conn = self._connection()
+            if not self._writes:
+                return conn.execute(sql, params).fetchall()
+            writes, self._writes = self._writes, []
+            with conn.pipeline():
+                for write_sql, write_params in writes:
+                    conn.execute(write_sql, write_params)
+                return conn.execute(sql, params).fetchall()
         except psycopg.Error as error:
             raise self._fail(error) from None
 

@@ -151,3 +151,17 @@ def test_a_sqlite_file_from_before_fencing_opens_with_fence_zero(tmp_path: Path)
     store.append("old", 1, "move", {}, fence=0)
     assert [e.n for e in store.events("old")] == [0, 1]
     store.close()
+
+
+def test_a_read_sees_the_writes_of_the_open_transaction(open_store: Any) -> None:
+    async def body() -> None:
+        store = open_store()
+        store.create_table("t1", 0, "create", {}, fence=1)
+        store.append("t1", 1, "move", {"a": 1}, fence=1)  # the turn's transaction is open
+        assert store.pending
+        assert [e.n for e in store.events("t1")] == [0, 1]
+        store.append("t1", 2, "move", {"a": 2}, fence=1)
+        await asyncio.sleep(0)
+        assert not store.pending and open_store().count_events("t1") == 3
+
+    asyncio.run(asyncio.wait_for(body(), 20))
