@@ -43,7 +43,8 @@ def throughput(args: argparse.Namespace, pg: Any, redis_url: str) -> list[dict[s
             for workers in (1, 2):
                 dsn = pg.new_database(f"bench_{workers}_{tables}_{think}")
                 out = Path(tempfile.mkstemp(suffix=".json")[1])
-                server_bench.main(
+                failed = _run_one(
+                    server_bench,
                     [
                         "--tables",
                         str(tables),
@@ -61,13 +62,25 @@ def throughput(args: argparse.Namespace, pg: Any, redis_url: str) -> list[dict[s
                         redis_url,
                         "--out",
                         str(out),
-                    ]
+                    ],
                 )
-                result = json.loads(out.read_text())
+                if failed:  # recorded, and the other runs go on
+                    result = {"workers": workers, "tables": tables, "think_ms": think}
+                    result["failed"] = failed
+                else:
+                    result = json.loads(out.read_text())
                 out.unlink()
                 runs.append(result)
                 flush_redis(redis_url)
     return runs
+
+
+def _run_one(server_bench: Any, argv: list[str]) -> str | None:
+    try:
+        server_bench.main(argv)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    return None
 
 
 def flush_redis(url: str) -> None:
@@ -153,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             result["runs"] = runs
             ratios = []
             for one, two in zip(runs[0::2], runs[1::2], strict=True):
+                if "failed" in one or "failed" in two:
+                    continue
                 ratios.append(
                     {
                         "tables": one["tables"],
