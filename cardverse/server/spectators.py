@@ -19,7 +19,7 @@ import base64
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from .viewfilter import SeatView, Shared, render
+from .viewfilter import SeatView, Shared
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -48,24 +48,18 @@ class Spectators:
             self, events: list[dict[str, Any]], view: Any, *, full: bool
         ) -> dict[str, Any]: ...
 
+        def _deliver(self, conn: Conn, text: str) -> None: ...
+
+        def _full_state_text(
+            self, conn: Conn, events: list[dict[str, Any]], *, ack: int | None = None
+        ) -> str: ...
+
     def _spectator_state(
         self, events: list[dict[str, Any]], shared: Shared, *, full: bool = False
     ) -> dict[str, Any]:
         return self._state_frame(events, SeatView(SPECTATOR_OWN, shared), full=full)
 
-    def _tell_watchers(
-        self, events: list[dict[str, Any]], shared: Shared, played: int | None
-    ) -> None:
-        """One state for every spectator, rendered (and checked) once."""
-        if not self.watchers or self.game is None:
-            return
-        text = render(self._spectator_state(events, shared), None, self.game, played=played)
-        for conn in list(self.watchers):
-            conn.send(text)
-
     def _send_spectator_full(self, conn: Conn) -> None:
-        game = self.game
-        if game is None:
+        if self.game is None:
             return
-        shared = self.wire.shared(game)
-        conn.send(render(self._spectator_state([], shared, full=True), None, game))
+        self._deliver(conn, self._full_state_text(conn, []))

@@ -6,6 +6,9 @@ independently of the server's code: at round ``r`` after ``k`` steps (give-backs
 passes), seat ``s`` may see its own deal, the cards that passed between it and its exchange
 partner, and every card played so far. Every state message says where it stands (``at``), so
 each one is checked against exactly that moment; its hand must also be the true hand then.
+Most of them come as ``change`` messages (what changed since the last state): each is checked
+on its own text, and the full state the client makes of it (the test client applies it) must
+hold the true hand and card counts, so a change can neither leak a card nor lose one.
 Messages without ``at`` (table, presence, acks…) may hold no card at all. A spectator (a
 connection with no seat, one from before the start and one from the middle of the game) may see
 only the cards played so far this round, and its view holds no hand.
@@ -83,6 +86,10 @@ def check_messages(client: Client, record: dict[str, Any]) -> int:
     """Check every message ``client`` received; return how many carried cards."""
     allowed, hands = truth(record)
     with_cards = 0
+    assert not client.broken, client.broken[:1]
+    changes = sum(1 for m in client.wire if m["type"] == "change")
+    fulls = sum(1 for m in client.wire if m["type"] == "state")
+    assert changes > fulls, (client.label, changes, fulls)  # the game came as changes
     for raw, message in zip(client.raw, client.messages, strict=True):
         cards = set(CARD.findall(raw))
         if "at" not in message:
