@@ -857,7 +857,7 @@ class Table(SeatControls, Spectators):
         game = self.game
         assert game is not None
         played = self.wire.played(game)
-        public = self.wire.public_change(game, self.v, played, score_sheet(game))
+        public = self.wire.public_change(game, self.v, played, score_sheet)
         head = (
             '"type":"change","v":'
             + str(self.v)

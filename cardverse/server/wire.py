@@ -19,6 +19,7 @@ fields that changed since what that connection was last sent (:class:`Synced`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,7 +154,9 @@ class WireViews:
         self._told = None
         self._told_v = None
 
-    def public_change(self, game: Game, v: int, played: int, score: dict[str, Any]) -> PublicChange:
+    def public_change(
+        self, game: Game, v: int, played: int, score: Callable[[Game], dict[str, Any]]
+    ) -> PublicChange:
         """The public part of change ``v``: what differs from the change told before it."""
         if game.rules is not self._rules:
             self._rules = game.rules
@@ -178,7 +181,7 @@ class WireViews:
         score_key = (id(game), len(game.places), game.over)
         score_text = None
         if told is None or score_key != self._told_score:
-            score_text = _dumps(score)
+            score_text = _dumps(score(game))
         base = self._told_v
         self._told, self._told_v = rest, v
         self._told_round, self._told_history = game.round, len(entries)
