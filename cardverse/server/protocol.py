@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: changes of the game as `change` messages (docs/protocol.md)
 
 MAX_MESSAGE_BYTES = 4096  # a client message longer than this is refused (code message_too_large)
 MAX_NAME_LENGTH = 24
