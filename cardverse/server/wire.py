@@ -86,6 +86,7 @@ class WireViews:
         self._told_trick = ""
         self._told_rules: Rules | None = None
         self._told_score: tuple[object, ...] = ()
+        self._told_game: Game | None = None
         self._round: object | None = None
         self._history: list[str] = []
         self._rules: Rules | None = None
@@ -175,17 +176,21 @@ class WireViews:
             members.append('"trick":' + trick)
         if told is None or game.rules is not self._told_rules:
             members.append('"rules":' + self._rules_text)
-        for key, value in rest.items():
-            if told is None or told.get(key) != value:
-                members.append('"' + key + '":' + _dumps(value))
-        score_key = (id(game), len(game.places), game.over)
+        if told is None:
+            members.append(_dumps(rest)[1:-1])
+        else:
+            changed = {key: value for key, value in rest.items() if told.get(key) != value}
+            if changed:
+                members.append(_dumps(changed)[1:-1])  # one encoding for all of them
+        score_key = (len(game.places), game.over)
         score_text = None
-        if told is None or score_key != self._told_score:
+        if told is None or game is not self._told_game or score_key != self._told_score:
             score_text = _dumps(score(game))
         base = self._told_v
         self._told, self._told_v = rest, v
         self._told_round, self._told_history = game.round, len(entries)
         self._told_trick, self._told_rules, self._told_score = trick, game.rules, score_key
+        self._told_game = game
         return PublicChange(base, share(",".join(members), game, played), score_text)
 
     def own_fields(self, game: Game, seat: int) -> dict[str, str]:
@@ -226,6 +231,8 @@ class WireViews:
 
 def _exchange_text(game: Game, seat: int) -> str:
     """The cards that passed between ``seat`` and its exchange partner this round."""
+    if not game.exchange_log:
+        return "[]"
     exchange: list[dict[str, Any]] = []
     automatic = len(game.pairs)
     for index, (giver, receiver, cards) in enumerate(game.exchange_log):
