@@ -190,8 +190,9 @@ export function onState(message) {
   if (Array.isArray(message.log)) {
     S.events = addEvents([], message.log); // a full state: any change may follow it
     S.resyncAt = null;
+  } else {
+    S.events = addEvents(S.events, message.events);
   }
-  else S.events = addEvents(S.events, message.events);
   if (Array.isArray(message.away) && message.away.length) S.away = message.away;
   for (const event of message.events) if (event.event === "game_over") S.lastGame = event;
   const won = wonTrick(before ? before.trick : [], message.events);
