@@ -858,16 +858,15 @@ class Table(SeatControls, Spectators):
         assert game is not None
         played = self.wire.played(game)
         public = self.wire.public_change(game, self.v, played, score_sheet)
-        head = (
-            '"type":"change","v":'
-            + str(self.v)
-            + ',"from":'
-            + ("null" if public.base is None else str(public.base))
-            + ',"at":'
-            + _dumps(self._stamp())
-            + ',"timer":'
-            + _dumps(self._timer_info())
-        )
+        head = _dumps(
+            {
+                "type": "change",
+                "v": self.v,
+                "from": public.base,
+                "at": self._stamp(),
+                "timer": self._timer_info(),
+            }
+        )[1:-1]
         tail = "" if public.score is None else ',"score":' + public.score
         private: set[int] = set()
         for event in events:

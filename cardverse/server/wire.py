@@ -94,7 +94,11 @@ class WireViews:
         self._checked = 0  # length of the shared text's prefix the filter already checked
         self._played = 0  # cards played in the history seen so far
 
-    def _history_text(self, game: Game, whole: bool = True) -> tuple[str, str]:
+    def _history_text(
+        self, game: Game, whole: bool = True, with_trick: bool = True
+    ) -> tuple[str, str]:
+        """The round's history and trick as JSON text (``whole``/``with_trick`` False: not
+        made; the history's entries and the cards played are kept up to date either way)."""
         round_ = game.round
         if round_ is None:
             self._round = None
@@ -117,12 +121,14 @@ class WireViews:
                 if move != PASS:
                     self._played |= move & CARDS_MASK
             history.append('{"trick":' + str(trick) + "," + body[1:])
-        trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
+        trick_text = ""
+        if with_trick:
+            trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
         return ("[" + ",".join(history) + "]" if whole else ""), trick_text
 
     def played(self, game: Game) -> int:
         """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
-        self._history_text(game, whole=False)
+        self._history_text(game, whole=False, with_trick=False)
         return self._played | (game.round.discarded if game.round is not None else 0)
 
     def shared(self, game: Game, played: int | None = None) -> Shared:
