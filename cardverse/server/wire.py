@@ -62,6 +62,8 @@ class Synced:
     seat: int | None
     own: dict[str, str] = field(default_factory=dict)
     hand: int = -1
+    # what the exchange and the seven passes were made from: (the list, its length)
+    made_from: dict[str, tuple[object, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,11 +223,25 @@ class WireViews:
             if held.get("hand") != text:
                 held["hand"] = text
                 members.append('"hand":' + text)
-        for key, make in _OWN_LISTS:
+        round_ = game.round
+        sources = (
+            ("exchange", game.exchange_log, _exchange_text),
+            ("gives", None if round_ is None else round_.give_receivers, _gives_text),
+        )
+        for key, source, make in sources:
+            before = synced.made_from.get(key)
+            size = 0 if source is None else len(source)
+            if before is not None and before[0] is source and before[1] == size:
+                continue  # made from the same entries: the same text
+            synced.made_from[key] = (source, size)
             text = make(game, seat)
             if held.get(key) != text:
                 held[key] = text
                 members.append('"' + key + '":' + text)
+        legal = _legal_text(game, seat)
+        if held.get("legal_moves") != legal:
+            held["legal_moves"] = legal
+            members.append('"legal_moves":' + legal)
         return ",".join(members)
 
     def seat_view(self, game: Game, seat: int, shared: Shared) -> SeatView:
@@ -265,6 +281,3 @@ def _legal_text(game: Game, seat: int) -> str:
     if game.turn != seat:
         return "[]"
     return "[" + ",".join(move_text(m, None) for m in game.legal_moves()) + "]"
-
-
-_OWN_LISTS = (("exchange", _exchange_text), ("gives", _gives_text), ("legal_moves", _legal_text))
