@@ -2,8 +2,9 @@
 
 A mixin of :class:`cardverse.server.tables.Table`. A spectator gets what is public (R26 for a
 person with no seat): the table, the pile, every card count, every play, pass and trick, and
-the score sheet, in a ``state`` whose view has ``seat: null``, an empty ``hand``, no
-``exchange`` and no ``legal_moves``. The view filter checks it like every message: a connection
+the score sheet, in a full ``state`` whose view has ``seat: null``, an empty ``hand``, no
+``exchange`` and no ``legal_moves``, then in ``change`` messages (one text made for all the
+spectators that hold the state before it, by the table). The view filter checks it like every message: a connection
 without a seat may see only the cards played this round. The table message counts them
 (``watching``).
 

@@ -12,7 +12,11 @@ awaiting in between, so a table needs no lock; only computer players' decisions 
 the loop), and a decision is dropped if the table moved on meanwhile (``v`` changed).
 
 Connections are anything with ``seat``, ``send(text)`` and ``close(code, reason)`` (see
-:class:`Conn`); every message to one goes through :func:`cardverse.server.viewfilter.render`.
+:class:`Conn`); every message to one goes through the view filter
+(:mod:`cardverse.server.viewfilter`). A change of the game is told to each connection in one
+frame, made by :meth:`Table._frame_for` and sent by :meth:`Table._deliver`: a ``change`` with
+what changed since the state that connection holds (:class:`cardverse.server.wire.Synced`), or
+the full ``state`` when it holds none; the parts every recipient shares are made once.
 """
 
 from __future__ import annotations
