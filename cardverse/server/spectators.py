@@ -4,9 +4,9 @@ A mixin of :class:`cardverse.server.tables.Table`. A spectator gets what is publ
 person with no seat): the table, the pile, every card count, every play, pass and trick, and
 the score sheet, in a full ``state`` whose view has ``seat: null``, an empty ``hand``, no
 ``exchange`` and no ``legal_moves``, then in ``change`` messages (one text made for all the
-spectators that hold the state before it, by the table). The view filter checks it like every message: a connection
-without a seat may see only the cards played this round. The table message counts them
-(``watching``).
+spectators that hold the state before it, by the table). The view filter checks it like every
+message: a connection without a seat may see only the cards played this round. The table
+message counts them (``watching``).
 
 The **watch link** (``/w/{watch_id}``, WebSocket ``/ws/watch/{watch_id}``) is for an audience:
 its id is derived one way from the table id (:func:`watch_id_for`), so it does not reveal the
