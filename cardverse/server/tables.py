@@ -855,6 +855,11 @@ class Table(SeatControls, Spectators):
             self._deliver(conn, frame)
         if ack is not None and ack[0] not in conns:
             self._ack(*ack)
+        if not (change.shared.ok and change.public.view.ok):
+            # The filter withheld the change: nobody holds its state, the next one goes whole.
+            self.wire.forget_told()
+            for conn in conns:
+                conn.synced = None
 
     def _change(self, events: list[dict[str, Any]]) -> Change:
         """The parts of the change just made that every recipient shares, made once."""

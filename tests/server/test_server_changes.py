@@ -177,3 +177,40 @@ def test_a_connection_out_of_step_gets_the_full_state(tmp_path: Path) -> None:
         service.close()
 
     asyncio.run(body())
+
+
+def test_R26_a_withheld_change_is_followed_by_full_states(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cardverse.server.tables as tables
+    from cardverse.server.viewfilter import Shared
+
+    async def body() -> None:
+        settings = Settings(
+            data_dir=tmp_path, turn_timer=None, grace=None, bot_delay=0, round_pause=0
+        )
+        settings.bot_processes = 0
+        service = TableService(settings)
+        table, token = service.create("Ann", {"preset": "standard", "players": 4})
+        host = KeepingConn()
+        table.attach(host)
+        _send(table, host, {"type": "join", "token": token, "seq": 1})
+        _send(table, host, {"type": "add_bot", "seq": 2, "level": "easy"})
+        _send(table, host, {"type": "start", "seq": 3})
+        real_share = tables.share
+        # The filter finds something wrong with a change's shared part: nobody gets it ...
+        monkeypatch.setattr(tables, "share", lambda text, *a, **k: Shared(text, False))
+        table._broadcast_state([])
+        withheld = host.frames[-1]
+        assert withheld["type"] == "error" and withheld["code"] == "internal"
+        # ... so nobody holds its state, and the next change goes as a full state.
+        monkeypatch.setattr(tables, "share", real_share)
+        table._broadcast_state([])
+        assert host.frames[-1]["type"] == "state"
+        game = table.game
+        assert game is not None
+        assert host.state["view"] == player_view(game, 0).to_json()  # type: ignore[index]
+        table.close()
+        service.close()
+
+    asyncio.run(body())
