@@ -11,6 +11,9 @@ time:
   (median, 99th percentile, maximum);
 - the WebSocket frames and bytes the four seats received per action (all messages: states,
   changes, acks, table messages);
+- the server's CPU per action, also over what it spends idle with every seat connected (the
+  heartbeat's pings: a cost per second, which weighs more per action the fewer actions a
+  loaded machine lets through);
 - the server's memory per table (resident memory after the tables are open and playing, minus
   before, divided by N) and its CPU use.
 
@@ -193,6 +196,11 @@ class Bench:
         setup = time.perf_counter() - setup
         await asyncio.sleep(0.5)
         rss_seated = _rss_kib(server_pid)
+        # What the server spends with every seat connected and nobody playing (the heartbeat's
+        # pings, timers): a cost per second, not per action.
+        idle0, idle_started = _cpu_seconds(server_pid), time.perf_counter()
+        await asyncio.sleep(args.idle)
+        idle_rate = (_cpu_seconds(server_pid) - idle0) / (time.perf_counter() - idle_started)
         self.go.set()
         await asyncio.sleep(args.warmup)
         rss_playing = _rss_kib(server_pid)
@@ -232,6 +240,10 @@ class Bench:
             },
             "server_cpu_percent": round(100 * cpu / elapsed, 1),
             "server_cpu_ms_per_action": round(1000 * cpu / max(1, self.actions), 3),
+            "server_idle_cpu_percent": round(100 * idle_rate, 1),
+            "server_cpu_ms_per_action_over_idle": round(
+                1000 * max(0.0, cpu - idle_rate * elapsed) / max(1, self.actions), 3
+            ),
             "frames_per_action": round(self.frames / max(1, self.actions), 2),
             "bytes_per_action": round(self.bytes / max(1, self.actions)),
             "gaps": self.gaps,
@@ -262,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--idle", type=float, default=3.0, help="seconds the server's idle CPU is measured"
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean think time per action, ms (0: none)"
     )
