@@ -37,6 +37,7 @@ from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
 from .store import StoreError
 from .viewfilter import render
+from .wire import Synced
 
 if TYPE_CHECKING:
     from .tables import Table, TableService
@@ -62,6 +63,7 @@ class ProxyConn:
         self.table: Table | None = None
         self.standby = False
         self.watch_only = watch_only
+        self.synced: Synced | None = None  # what its client holds of the game (see wire)
         self.closed = False
         self._held: list[str | tuple[int, str]] = []
 
