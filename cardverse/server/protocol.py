@@ -116,6 +116,7 @@ class Options(_Client):
     seq: Seq
     rules: dict[str, Any] | None = None
     turn_timer: Annotated[float, Field(ge=TURN_TIMER_MIN, le=TURN_TIMER_MAX)] | None = None
+    hints: bool | None = None
 
 
 class AddBot(_Client):
@@ -189,6 +190,14 @@ class Back(_Client):
     seq: Seq | None = None
 
 
+class Suggest(_Client):
+    """Ask for the play the normal computer player would make now from your own view (R26);
+    answered with ``suggestion`` (or an error: ``hints_off``, ``nothing_to_suggest``)."""
+
+    type: Literal["suggest"]
+    seq: Seq | None = None
+
+
 class Sync(_Client):
     """Ask for the full current state again."""
 
@@ -217,6 +226,7 @@ ClientMessage = Annotated[
     | MoveSeat
     | Remove
     | Back
+    | Suggest
     | Sync
     | Ping,
     Field(discriminator="type"),
@@ -237,6 +247,7 @@ CLIENT_MODELS: dict[str, type[_Client]] = {
     "move_seat": MoveSeat,
     "remove": Remove,
     "back": Back,
+    "suggest": Suggest,
     "sync": Sync,
     "ping": Ping,
 }
@@ -621,6 +632,7 @@ class TableMsg(_Server):
     host: int | None
     rules: dict[str, Any]
     turn_timer: float | None
+    hints: bool  # the host lets the seats ask for a suggestion (``suggest``)
     game: int
     records: list[int]
     watching: int
@@ -741,6 +753,17 @@ class Moved(_Server):
     seat: int
 
 
+class Suggestion(_Server):
+    """The play the normal computer player would make for you now (``v``: the state it is
+    for), from your own view only: one of your legal moves."""
+
+    type: Literal["suggestion"]
+    seq: int | None = None
+    v: int
+    level: Literal["normal"]
+    action: ActionModel
+
+
 class Pong(_Server):
     """``server_time``: the server's wall clock (ms, Unix epoch) when it answered."""
 
@@ -761,6 +784,7 @@ ServerMessage = Annotated[
     | HostChanged
     | SeatLost
     | Moved
+    | Suggestion
     | Pong,
     Field(discriminator="type"),
 ]
@@ -804,6 +828,9 @@ ERROR_CODES: dict[str, str] = {
     "not_yourself": "the host cannot do this to their own seat",
     "person_present": "that person is connected and playing: only an absent one can be replaced",
     "not_auto": "no computer player stands in for you",
+    "hints_off": "the host turned hints off at this table",
+    "nothing_to_suggest": "a suggestion is for your own turn, and it is not yours now",
+    "suggestion_stale": "the game moved on before the suggestion was ready",
     "bad_action": "the cards or jokers of the action cannot be read",
     "no_such_table": "no table has this id",
     "game_not_found": "the table has no finished game with that number",

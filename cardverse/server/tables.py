@@ -47,6 +47,7 @@ from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .hints import Hints
 from .narrate import protocol_events
 from .protocol import ProtocolError
 from .seats import SeatControls
@@ -165,7 +166,7 @@ def _refusal_error(refusal: Any) -> ProtocolError:
     return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
 
 
-class Table(SeatControls, Spectators):
+class Table(SeatControls, Spectators, Hints):
     """One table: seats, the host, options, the game, and the connections watching it."""
 
     def __init__(self, service: TableService, table_id: str) -> None:
@@ -230,6 +231,7 @@ class Table(SeatControls, Spectators):
         return {
             "rules": self.rules.changed_options(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "host": self.host,
             "seats": [seat.lobby_state() for seat in self.seats],
         }
@@ -237,6 +239,7 @@ class Table(SeatControls, Spectators):
     def _on_lobby(self, data: dict[str, Any]) -> None:
         self.rules = rules_from_dict(data["rules"])
         self.turn_timer = data["turn_timer"]
+        self.hints = data.get("hints", True)  # lobbies stored before hints were an option
         self.host = data["host"]
         self.seats = []
         for index, state in enumerate(data["seats"]):
@@ -276,6 +279,7 @@ class Table(SeatControls, Spectators):
     def _on_options(self, data: dict[str, Any]) -> None:
         self.rules = rules_from_dict(data["rules"])
         self.turn_timer = data["turn_timer"]
+        self.hints = data.get("hints", self.hints)
         players = self.rules.players
         del self.seats[players:]
         self.seats.extend(Seat(i) for i in range(len(self.seats), players))
@@ -527,6 +531,9 @@ class Table(SeatControls, Spectators):
             )
         seat = self.seats[index]
         seq: int | None = getattr(message, "seq", None)
+        if kind == "suggest":  # changes nothing: no seq bookkeeping (cardverse.server.hints)
+            self._suggest(conn, index, seq)
+            return
         if kind == "sync":
             self._send_full(conn)
             return
@@ -675,6 +682,7 @@ class Table(SeatControls, Spectators):
         except OptionsError as error:
             raise ProtocolError(error.code, error.message, error.rule, **error.params) from None
         turn_timer = message.turn_timer if "turn_timer" in given else self.turn_timer
+        hints = message.hints if "hints" in given and message.hints is not None else self.hints
         for seat in self.seats[rules.players :]:
             if seat.kind == "human":
                 raise ProtocolError(
@@ -691,6 +699,7 @@ class Table(SeatControls, Spectators):
                 "seq": message.seq,
                 "rules": rules.changed_options(),
                 "turn_timer": turn_timer,
+                "hints": hints,
             },
         )
 
@@ -922,6 +931,7 @@ class Table(SeatControls, Spectators):
             "host": self.host,
             "rules": self.rules.to_dict(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "game": self.game_number,
             "records": list(range(1, len(self.records) + 1)),
             "watching": len(self.watchers),
