@@ -34,7 +34,7 @@ from .messages import (
     option_value,
     refusal_text,
 )
-from .rulesheet import rules_from_query, rules_sheet_context
+from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment
 from .table import card_templates, refusal_for, table_config
@@ -175,7 +175,8 @@ async def rules_sheet(request: Request) -> Response:
             {"error": {"code": error.code, "params": error.params}, "sheet": None},
             status=400,
         )
-    return render(request, "rules/sheet.html", {"sheet": rules_sheet_context(rules), "error": None})
+    sheet = rules_sheet_context(rules, hints_from_query(request.query_params))
+    return render(request, "rules/sheet.html", {"sheet": sheet, "error": None})
 
 
 async def rules_sheet_part(request: Request) -> Response:
@@ -185,9 +186,8 @@ async def rules_sheet_part(request: Request) -> Response:
     except OptionsError as error:
         text = refusal_text(error.code, error.params, translator(request_language(request)))
         return render(request, "rules/sheet_part.html", {"sheet": None, "error": text}, 400)
-    return render(
-        request, "rules/sheet_part.html", {"sheet": rules_sheet_context(rules), "error": None}
-    )
+    sheet = rules_sheet_context(rules, hints_from_query(request.query_params))
+    return render(request, "rules/sheet_part.html", {"sheet": sheet, "error": None})
 
 
 MAX_CHECK_BYTES = 16 * 1024

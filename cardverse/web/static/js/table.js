@@ -28,11 +28,12 @@ import {
   showNote,
   updateNote,
 } from "./table-hand.js";
-import { copyLink, joinTable, renderLobby, rulesQuery, shareLink, showLobbyNote } from "./table-lobby.js";
+import { copyLink, joinTable, renderLobby, sheetQuery, shareLink, showLobbyNote } from "./table-lobby.js";
 import { deal, flip, flyFrom, pulse } from "./table-motion.js";
 import { announce, describeEvent, renderAway, renderLog } from "./table-narration.js";
 import { renderResults, renderScoreSheet } from "./table-results.js";
 import { setSound, showTurn, soundOn, turnStarted, unlockAudio } from "./table-signals.js";
+import * as Hints from "./table-hints.js";
 import * as People from "./table-people.js";
 import * as State from "./table-state.js";
 import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
@@ -96,6 +97,9 @@ function onMessage(message) {
       People.onMoved(message);
       render();
       break;
+    case "suggestion":
+      Hints.onSuggestion(message);
+      break;
     case "error":
       onError(message);
       break;
@@ -121,12 +125,14 @@ function onState(message) {
   announce(lines.join(" "));
   render();
   updateNote();
+  Hints.maybeAutoPass();
   if (nowMine && !wasMyTurn) pulse($("your-turn"));
   animate(message.events, oldRects);
 }
 
 async function onError(message) {
   S.busy = false;
+  if (["hints_off", "nothing_to_suggest", "suggestion_stale"].includes(message.code)) S.suggestion = null;
   if (message.code === "bad_token") State.onBadToken();
   const text = await errorText(message.code, message.params);
   showNote(text, true);
@@ -228,6 +234,7 @@ function renderGame() {
     renderHand();
     renderActions();
     renderChoices();
+    Hints.renderHints();
   }
   People.renderHostAbsent();
   const auto = S.table && S.seat !== null && S.table.seats[S.seat]?.auto;
@@ -337,7 +344,7 @@ async function openRules() {
   const rules = S.view ? S.view.rules : S.table ? S.table.rules : null;
   const body = $("rules-body");
   if (rules) {
-    const query = rulesQuery(rules);
+    const query = sheetQuery(rules);
     $("rules-page-link").href = `/rules/sheet?${query}`;
     body.textContent = t("Loading…");
     dialog.showModal();
@@ -379,6 +386,8 @@ function setUp() {
   document.addEventListener("keydown", unlockAudio, { once: true });
   $("play-button").addEventListener("click", play);
   $("pass-button").addEventListener("click", pass);
+  $("suggest-button").addEventListener("click", Hints.suggest);
+  $("auto-pass-button").addEventListener("click", Hints.toggleAutoPass);
   $("clear-button").addEventListener("click", () => {
     clearChoice();
     moveFocus(0);
