@@ -34,6 +34,7 @@ from .messages import (
     option_value,
     refusal_text,
 )
+from .replay import BAD_RECORD, MAX_RECORD_BYTES, TOO_LARGE, refused, replay_answer
 from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment
@@ -330,6 +331,51 @@ async def table_page(request: Request) -> Response:
     return response
 
 
+async def replay_page(request: Request) -> Response:
+    """The replay viewer of a finished game (``/t/{table_id}/replay/{game}``), or of a record
+    file picked from disk (``/replay``). ``static/js/replay.js`` reads the record and draws it;
+    a game not over yet has no record, and the page says so."""
+    table_id = request.path_params.get("table_id")
+    game = request.path_params.get("game")
+    state = "open"
+    if table_id is not None:
+        if not TABLE_ID.match(table_id) or _table_exists(request, table_id) is False:
+            return render(request, "table_missing.html", {}, status=404)
+        service = getattr(request.app.state, "service", None)
+        table = service.get(table_id) if service is not None else None
+        finished = len(table.records) if table is not None else 0
+        state = "ready" if game is not None and 1 <= game <= finished else "not_finished"
+    t = translator(request_language(request))
+    context = {
+        "table_id": table_id,
+        "game": game,
+        "state": state,
+        "config": {**table_config(table_id or "", t), "replay": {"table": table_id, "game": game}},
+        "card_svgs": card_templates(t),
+    }
+    response = render(
+        request, "replay.html", context, status=200 if state != "not_finished" else 404
+    )
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+async def replay_read(request: Request) -> Response:
+    """``POST /replay/read``: a game record in the body; every step of its game, or what is
+    wrong with it in the person's language (see :mod:`cardverse.web.replay`)."""
+    t = translator(request_language(request))
+    try:
+        body = await read_body(request, MAX_RECORD_BYTES)
+    except BodyTooLarge as error:
+        answer, status = refused(t.gettext(TOO_LARGE), str(error), 413)
+    except ClientDisconnect:
+        answer, status = refused(t.gettext(BAD_RECORD), "the request body was cut off")
+    else:
+        answer, status = replay_answer(body, t)
+    return JSONResponse(answer, status_code=status)
+
+
 CARD_CODES = {rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES} | set(JOKER_NAMES.values())
 
 
@@ -416,6 +462,9 @@ def web_routes() -> list[BaseRoute]:
         Route("/i18n/error", error_text, name="web_error_text"),
         Route("/i18n/refusal", refusal, methods=["POST"], name="web_refusal"),
         Route(TABLE_PATH, table_page, name="web_table"),
+        Route(TABLE_PATH + "/replay/{game:int}", replay_page, name="web_replay"),
+        Route("/replay", replay_page, name="web_replay_file"),
+        Route("/replay/read", replay_read, methods=["POST"], name="web_replay_read"),
         Route("/w/{watch_id}", table_page, name="web_watch"),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="web_static"),
     ]
