@@ -834,6 +834,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_action": "the cards or jokers of the action cannot be read",
     "no_such_table": "no table has this id",
     "game_not_found": "the table has no finished game with that number",
+    "unknown_invite_code": "no table has this invite code",
+    "too_many_lookups": "too many invite codes that found no table: try again later",
     "seat_kept": "after repeated time-outs the computer player keeps the seat this round",
     "bad_origin": "the request comes from another site's page",
     "bad_content_type": "a request body must be application/json",

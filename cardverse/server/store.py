@@ -304,6 +304,11 @@ class Store:
         ).fetchall()
         return [row[0] for row in rows]
 
+    def known_tables(self) -> list[str]:
+        """Every table that has not expired (the invite codes' and watch links' directory)."""
+        rows = self.db.execute("SELECT id FROM tables WHERE status != 'expired'").fetchall()
+        return [row[0] for row in rows]
+
 
 def _dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

@@ -48,6 +48,7 @@ from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
 from .hints import Hints
+from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
 from .protocol import ProtocolError
 from .seats import SeatControls
@@ -1143,7 +1144,12 @@ class TableService:
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Table] = {}
-        self.watch_index: dict[str, str] = {}  # watch link id -> table id
+        # invite codes and watch ids of every stored table (cardverse.server.invites)
+        self.directory = Directory()
+        for known in self.store.known_tables():
+            self.directory.add(known, watch_id_for(known))
+        self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
+        self.lookups = LookupLimits()  # failed invite-code look-ups
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
@@ -1184,7 +1190,10 @@ class TableService:
                 raise ProtocolError(
                     "server_busy", "the server holds as many tables as it may: try again later"
                 )
-        table = Table(self, new_table_id())
+        table_id = new_table_id()
+        while self.directory.code_taken(table_id):  # one table per invite code
+            table_id = new_table_id()
+        table = Table(self, table_id)
         token = new_token()
         table._commit(
             "create",
@@ -1199,7 +1208,7 @@ class TableService:
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
-        self.watch_index[table.watch_id] = table.id
+        self.directory.add(table.id, table.watch_id)
         table.go_live()
         return table, token
 
@@ -1219,9 +1228,27 @@ class TableService:
         return table
 
     def get_watched(self, watch_id: str) -> Table | None:
-        """The table of a watch link (one loaded since the server started)."""
+        """The table of a watch link (any stored table, loaded if it is not in memory)."""
         table_id = self.watch_index.get(watch_id)
         return None if table_id is None else self.get(table_id)
+
+    def find_by_code(self, text: str, address: str) -> Table | None:
+        """The table whose invite code ``text`` is, for a look-up from ``address``.
+
+        Raises :class:`ProtocolError` ``too_many_lookups`` when that address (or everyone
+        together) failed too often lately; a failed look-up counts against both."""
+        if not self.lookups.allowed(address):
+            raise ProtocolError(
+                "too_many_lookups",
+                "too many table codes that find no table: wait a minute and try again",
+                retry_after=self.lookups.retry_after(),
+            )
+        code = read_code(text)
+        table_id = self.directory.by_code.get(code) if code is not None else None
+        table = self.get(table_id) if table_id is not None else None
+        if table is None:
+            self.lookups.failed(address)
+        return table
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""

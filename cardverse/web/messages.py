@@ -397,6 +397,10 @@ SERVER_ERRORS: dict[str, str] = {
     "not_a_bot": N_("That seat holds no computer player."),
     "not_auto": N_("No computer player is playing for you."),
     "hints_off": N_("The host turned hints off at this table."),
+    "unknown_invite_code": N_("No table has that code."),
+    "too_many_lookups": N_(
+        "Too many codes from here found no table. Wait a minute, then try again."
+    ),
     "nothing_to_suggest": N_("A suggestion is for your own turn, and it is not yours now."),
     "suggestion_stale": N_("The game moved on before the suggestion was ready: ask again."),
     "watch_only": N_("A watch link only watches: it cannot take a seat."),

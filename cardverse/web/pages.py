@@ -23,8 +23,11 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import OPTION_NAMES, PRESETS, OptionsError
+from ..server.invites import invite_code_for, read_code, show_code
+from ..server.protocol import ProtocolError
 from .cards import card_svg
 from .i18n import LANG_COOKIE, LANG_PARAM, LANGUAGES, N_, negotiate, supported, translator
+from .invites import qr_svg
 from .messages import (
     BOT_LEVELS,
     OPTION_LABELS,
@@ -100,20 +103,47 @@ def table_id_from(text: str) -> str | None:
     return text if TABLE_ID.match(text) else None
 
 
+def _join_refused(request: Request, error: str, status: int, **headers: str) -> Response:
+    context = {
+        "presets": PRESET_NAMES,
+        "join_error": error,
+        "code": request.query_params.get("code", "")[:100],
+    }
+    return render(request, "home.html", context, status=status, headers=headers or None)
+
+
 async def join(request: Request) -> Response:
-    table_id = table_id_from(request.query_params.get("code", ""))
+    """The home page's join form: a share link, a table id, or a short invite code."""
+    text = request.query_params.get("code", "")
+    service = getattr(request.app.state, "service", None)
+    if read_code(text) is not None and service is not None:
+        address = request.client.host if request.client is not None else "unknown"
+        try:
+            table = service.find_by_code(text, address)
+        except ProtocolError as error:
+            retry = str(error.params.get("retry_after", 60))
+            return _join_refused(request, "too_many", 429, **{"Retry-After": retry})
+        if table is None:
+            return _join_refused(request, "no_code", 404)
+        return RedirectResponse(TABLE_PATH.format(table_id=table.id), status_code=303)
+    table_id = table_id_from(text)
     if table_id is None:
-        return render(
-            request,
-            "home.html",
-            {
-                "presets": PRESET_NAMES,
-                "join_error": True,
-                "code": request.query_params.get("code", ""),
-            },
-            status=400,
-        )
+        return _join_refused(request, "unreadable", 400)
     return RedirectResponse(TABLE_PATH.format(table_id=table_id), status_code=303)
+
+
+async def table_qr(request: Request) -> Response:
+    """``/t/{table_id}/qr.svg``: the QR code of the table's share link (made with segno)."""
+    table_id = request.path_params["table_id"]
+    if not TABLE_ID.match(table_id) or _table_exists(request, table_id) is False:
+        return error_page(request, 404)
+    link = str(request.base_url).rstrip("/") + TABLE_PATH.format(table_id=table_id)
+    svg = qr_svg(link, translator(request_language(request)))
+    return Response(
+        svg,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
 
 
 async def rules_standard(request: Request) -> Response:
@@ -319,6 +349,8 @@ async def table_page(request: Request) -> Response:
     t = translator(request_language(request))
     config = table_config(table_id, t)
     config["watch"] = watch_id is not None
+    if watch_id is None:  # the watch link must not learn how to join
+        config["inviteCode"] = show_code(invite_code_for(table_id))
     context = {
         "table_id": table_id,
         "config": config,
@@ -463,6 +495,7 @@ def web_routes() -> list[BaseRoute]:
         Route("/i18n/refusal", refusal, methods=["POST"], name="web_refusal"),
         Route(TABLE_PATH, table_page, name="web_table"),
         Route(TABLE_PATH + "/replay/{game:int}", replay_page, name="web_replay"),
+        Route(TABLE_PATH + "/qr.svg", table_qr, name="web_table_qr"),
         Route("/replay", replay_page, name="web_replay_file"),
         Route("/replay/read", replay_read, methods=["POST"], name="web_replay_read"),
         Route("/w/{watch_id}", table_page, name="web_watch"),
