@@ -198,6 +198,14 @@ class Suggest(_Client):
     seq: Seq | None = None
 
 
+class React(_Client):
+    """A quick reaction, one of a fixed set (no free text), told to everyone at the table."""
+
+    type: Literal["react"]
+    seq: Seq | None = None
+    reaction: Literal["thumbs_up", "wow", "phew", "clap", "well_played", "hurry_up", "good_game"]
+
+
 class Sync(_Client):
     """Ask for the full current state again."""
 
@@ -227,6 +235,7 @@ ClientMessage = Annotated[
     | Remove
     | Back
     | Suggest
+    | React
     | Sync
     | Ping,
     Field(discriminator="type"),
@@ -248,6 +257,7 @@ CLIENT_MODELS: dict[str, type[_Client]] = {
     "remove": Remove,
     "back": Back,
     "suggest": Suggest,
+    "react": React,
     "sync": Sync,
     "ping": Ping,
 }
@@ -764,6 +774,14 @@ class Suggestion(_Server):
     action: ActionModel
 
 
+class Reaction(_Server):
+    """Seat ``seat`` reacted (to everyone at the table, spectators too)."""
+
+    type: Literal["reaction"]
+    seat: int
+    reaction: Literal["thumbs_up", "wow", "phew", "clap", "well_played", "hurry_up", "good_game"]
+
+
 class Pong(_Server):
     """``server_time``: the server's wall clock (ms, Unix epoch) when it answered."""
 
@@ -785,6 +803,7 @@ ServerMessage = Annotated[
     | SeatLost
     | Moved
     | Suggestion
+    | Reaction
     | Pong,
     Field(discriminator="type"),
 ]
@@ -831,6 +850,8 @@ ERROR_CODES: dict[str, str] = {
     "hints_off": "the host turned hints off at this table",
     "nothing_to_suggest": "a suggestion is for your own turn, and it is not yours now",
     "suggestion_stale": "the game moved on before the suggestion was ready",
+    "watchers_cannot_react": "only the people seated at the table may react",
+    "reaction_rate_limited": "too many reactions in a short time",
     "bad_action": "the cards or jokers of the action cannot be read",
     "no_such_table": "no table has this id",
     "game_not_found": "the table has no finished game with that number",

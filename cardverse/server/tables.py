@@ -51,6 +51,7 @@ from .hints import Hints
 from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
 from .protocol import ProtocolError
+from .reactions import Reactions
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
 from .store import Store, StoredEvent
@@ -167,7 +168,7 @@ def _refusal_error(refusal: Any) -> ProtocolError:
     return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
 
 
-class Table(SeatControls, Spectators, Hints):
+class Table(SeatControls, Spectators, Hints, Reactions):
     """One table: seats, the host, options, the game, and the connections watching it."""
 
     def __init__(self, service: TableService, table_id: str) -> None:
@@ -523,6 +524,10 @@ class Table(SeatControls, Spectators, Hints):
                 limit=self.settings.max_watchers,
             )
         index = conn.seat
+        if kind == "react":  # told to everyone, not stored (cardverse.server.reactions)
+            assert isinstance(message, P.React)
+            self._react(conn, index, message.reaction)
+            return
         if index is None and kind == "sync":  # a spectator's full state
             self._send_full(conn)
             return

@@ -34,6 +34,7 @@ from .messages import (
     OPTION_HELP,
     OPTION_LABELS,
     PRESET_NAMES,
+    REACTION_TEXTS,
     SUIT_LETTER_TO_KEY,
     SUIT_NAMES_L10N,
     TITLES,
@@ -111,6 +112,10 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
         },
         "options": _option_entries(t),
         "timers": TIMER_CHOICES,
+        "reactions": [
+            {"key": key, "emoji": emoji, "label": t.gettext(label)}
+            for key, (emoji, label) in REACTION_TEXTS.items()
+        ],
         "heartbeat": client_settings(),
     }
 

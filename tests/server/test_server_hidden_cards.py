@@ -180,6 +180,10 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
             if not syncs or rng.random() < 0.05:
                 client = rng.choice(clients)
                 syncs.append(asyncio.get_running_loop().create_task(client.send({"type": "sync"})))
+            if rng.random() < 0.05:  # a reaction, told to everyone: it holds no card
+                client = rng.choice(clients)
+                react = client.send({"type": "react", "reaction": "well_played"})
+                syncs.append(asyncio.get_running_loop().create_task(react))
             if rng.random() < 0.2:  # a hint, asked on turn or not (issue 10: hints)
                 client = rng.choice(clients)
                 ask = client.send({"type": "suggest"})

@@ -76,9 +76,10 @@ export function renderHints() {
     button.classList.toggle("is-suggested", cards.has(button.dataset.card));
   }
   $("pass-button").classList.toggle("is-suggested", Boolean(action && action.action === "pass"));
-  $("hint-tools").hidden = $("actions").hidden; // out of cards, or between rounds
+  const acting = !$("actions").hidden; // not out of cards, not between rounds
   const suggestButton = $("suggest-button");
-  suggestButton.hidden = !hintsOn();
+  suggestButton.hidden = !hintsOn() || !acting;
+  $("auto-pass-button").hidden = !acting;
   suggestButton.setAttribute("aria-disabled", String(!myTurn() || Boolean(hint && !action)));
   const toggle = $("auto-pass-button");
   toggle.setAttribute("aria-pressed", String(autoPass));

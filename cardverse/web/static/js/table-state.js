@@ -28,6 +28,7 @@ export const S = {
   warnedSeconds: false,
   everWelcomed: false,
   optionsRefused: 0,
+  reactionLog: [], // reactions heard this round: {after (events before it), seat, reaction}
 };
 
 // Filled in by table.js: sending a numbered message, drawing the screen, the server's clock.
@@ -38,6 +39,7 @@ export const hooks = {
   serverNow: () => Date.now(),
   pending: () => false,
   joining: () => false,
+  reactionWords: () => "",
 };
 
 export const TAKEN_MS = 1500; // a won trick stays on the table this long before it is swept

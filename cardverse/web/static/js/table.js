@@ -35,6 +35,7 @@ import { renderResults, renderScoreSheet } from "./table-results.js";
 import { setSound, showTurn, soundOn, turnStarted, unlockAudio } from "./table-signals.js";
 import * as Hints from "./table-hints.js";
 import * as People from "./table-people.js";
+import * as Reactions from "./table-reactions.js";
 import * as State from "./table-state.js";
 import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
 
@@ -100,6 +101,9 @@ function onMessage(message) {
     case "suggestion":
       Hints.onSuggestion(message);
       break;
+    case "reaction":
+      Reactions.onReaction(message);
+      break;
     case "error":
       onError(message);
       break;
@@ -111,7 +115,9 @@ function onMessage(message) {
 function onState(message) {
   const wasMyTurn = myTurn();
   const oldRects = placesOnScreen();
+  const firstEvent = S.events[0];
   if (!State.onState(message)) return;
+  if (S.events[0] !== firstEvent) S.reactionLog = []; // a new round's log (or a full one)
   const lines = message.events.map(describeEvent).filter(Boolean);
   const nowMine = myTurn();
   if (nowMine && !wasMyTurn) {
@@ -135,6 +141,10 @@ async function onError(message) {
   if (["hints_off", "nothing_to_suggest", "suggestion_stale"].includes(message.code)) S.suggestion = null;
   if (message.code === "bad_token") State.onBadToken();
   const text = await errorText(message.code, message.params);
+  if (message.code === "reaction_rate_limited") {
+    Reactions.showReactionNote(text); // beside the reactions, whoever's turn it is
+    return;
+  }
   showNote(text, true);
   if (!$("lobby").hidden) showLobbyNote(text);
   S.optionsRefused += 1;
@@ -203,6 +213,7 @@ function render() {
   $("leave-button").hidden = !seated || phase === "playing";
   People.renderComeBack();
   if (inGame) renderGame();
+  Reactions.renderReactions();
   renderResults();
   renderAway();
   renderLog();
@@ -387,6 +398,7 @@ function setUp() {
   $("play-button").addEventListener("click", play);
   $("pass-button").addEventListener("click", pass);
   $("suggest-button").addEventListener("click", Hints.suggest);
+  Reactions.setUpReactions();
   $("auto-pass-button").addEventListener("click", Hints.toggleAutoPass);
   $("clear-button").addEventListener("click", () => {
     clearChoice();
@@ -451,6 +463,7 @@ connection.watch = Boolean(config.watch);
 hooks.send = send;
 hooks.sendRaw = (message) => connection.sendSoon(message);
 hooks.render = render;
+hooks.reactionWords = Reactions.reactionWords;
 hooks.serverNow = () => connection.serverNow();
 hooks.pending = () => Boolean(connection.pending);
 hooks.joining = () => {
