@@ -47,7 +47,7 @@ class Hints:
     def _hint_state(self) -> dict[str, Any]:
         state: dict[str, Any] | None = getattr(self, "_hint_cache", None)
         if state is None:
-            state = {"answers": {}, "waiting": {}}
+            state = {"answers": {}, "waiting": {}, "tasks": set()}
             self._hint_cache = state
         return state
 
@@ -77,7 +77,9 @@ class Hints:
             pending[1].append((conn, seq))  # the decision is being made: it answers this too
             return
         waiting[index] = (self.v, [(conn, seq)])
-        asyncio.get_running_loop().create_task(self._decide_suggestion(index, self.v, view))
+        task = asyncio.get_running_loop().create_task(self._decide_suggestion(index, self.v, view))
+        state["tasks"].add(task)  # the loop keeps only a weak reference to a task
+        task.add_done_callback(state["tasks"].discard)
 
     async def _decide_suggestion(self, index: int, v: int, view: Any) -> None:
         move: int | None

@@ -88,6 +88,7 @@ class LookupLimits:
         per_address: tuple[int, float] = (10, 10 / 60),
         everyone: tuple[int, float] = (300, 300 / 60),
     ) -> None:
+        """Each limit is (burst, failures a second once the burst is spent)."""
         self.per_address = per_address
         self.everyone = _Bucket(everyone[1], everyone[0], everyone[0])
         self.addresses: dict[str, _Bucket] = {}

@@ -90,6 +90,10 @@ class Settings:
     create_rate: float = 0.1  # tables one address may create a second ...
     create_burst: int = 10  # ... with bursts up to this many
     max_tables: int = 20_000  # tables in memory: creation is refused above this
+    lookup_burst: int = 10  # invite codes from one address that may find no table in a row ...
+    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.server.invites)
+    lookup_all_burst: int = 300  # the same for all addresses together
+    lookup_all_rate: float = 300 / 60
     idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
     lobby_expiry: float | None = 86_400.0  # a lobby nobody is connected to expires after this
     sweep_interval: float = 30.0  # how often idle tables and lobbies are looked for
@@ -1154,7 +1158,10 @@ class TableService:
         for known in self.store.known_tables():
             self.directory.add(known, watch_id_for(known))
         self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
-        self.lookups = LookupLimits()  # failed invite-code look-ups
+        self.lookups = LookupLimits(  # failed invite-code look-ups
+            (settings.lookup_burst, settings.lookup_rate),
+            (settings.lookup_all_burst, settings.lookup_all_rate),
+        )
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)

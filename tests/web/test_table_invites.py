@@ -68,6 +68,18 @@ def test_the_code_and_the_qr_code_bring_a_friend_to_the_table(
     friend.screenshot(path=str(artifacts / "invite-lobby-phone.png"), full_page=True)
     check_page(friend, "the friend's lobby")
 
+    # Where the browser has the system share sheet (Web Share API), a Share button uses it.
+    sharer = contexts("phone")
+    sharer.add_init_script(
+        "navigator.share = (data) => { window.sharedData = data; return Promise.resolve(); };"
+    )
+    sharer.goto(link)
+    wait_for(sharer, "!document.querySelector('#share-button').hidden")
+    sharer.get_by_role("button", name="Share").click()
+    wait_for(sharer, "window.sharedData !== undefined")
+    assert sharer.evaluate("window.sharedData.url") == link
+    assert not host.is_visible("#share-button")  # no share sheet here: the copy button only
+
     # The watch link's page offers no way in.
     watcher = contexts("phone")
     watcher.goto(host.input_value("#watch-link"))
@@ -76,3 +88,4 @@ def test_the_code_and_the_qr_code_bring_a_friend_to_the_table(
     assert watcher.locator("#qr-code").count() == 0
     assert code not in watcher.content() and table_id not in watcher.content()
     assert not host.js_errors and not friend.js_errors and not watcher.js_errors
+    assert not sharer.js_errors
