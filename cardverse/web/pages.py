@@ -9,6 +9,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
@@ -37,7 +38,8 @@ from .messages import (
     option_value,
     refusal_text,
 )
-from .replay import BAD_RECORD, MAX_RECORD_BYTES, TOO_LARGE, refused, replay_answer
+from .replay import BAD_RECORD, MAX_RECORD_BYTES, TOO_LARGE, TOO_MANY, refused, replay_answer
+from .replay import LIMITS as REPLAY_LIMITS
 from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment
@@ -397,14 +399,21 @@ async def replay_read(request: Request) -> Response:
     """``POST /replay/read``: a game record in the body; every step of its game, or what is
     wrong with it in the person's language (see :mod:`cardverse.web.replay`)."""
     t = translator(request_language(request))
+    address = request.client.host if request.client is not None else "unknown"
+    if not REPLAY_LIMITS.take(address):
+        answer, status = refused(t.gettext(TOO_MANY), "too many replays: try again later", 429)
+        return JSONResponse(answer, status_code=status, headers={"Retry-After": "10"})
+    REPLAY_LIMITS.running += 1
     try:
         body = await read_body(request, MAX_RECORD_BYTES)
+        # the engine's work is done in a thread: the event loop goes on serving the tables
+        answer, status = await run_in_threadpool(replay_answer, body, t)
     except BodyTooLarge as error:
         answer, status = refused(t.gettext(TOO_LARGE), str(error), 413)
     except ClientDisconnect:
         answer, status = refused(t.gettext(BAD_RECORD), "the request body was cut off")
-    else:
-        answer, status = replay_answer(body, t)
+    finally:
+        REPLAY_LIMITS.running -= 1
     return JSONResponse(answer, status_code=status)
 
 

@@ -16,6 +16,7 @@ a replay never shows the hands of a game in progress.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from ..engine import Action, Game, Phase, from_move, mask_names, to_move
@@ -25,7 +26,10 @@ from ..server.story import final_titles, score_sheet
 from .i18n import N_, Translator
 from .messages import refusal_text
 
-MAX_RECORD_BYTES = 1 << 20  # a record of 8 players and many rounds is a few hundred KB
+MAX_RECORD_BYTES = 1 << 20  # the longest game (8 players, 20 rounds) has a record of ~110 KB
+REPLAYS_BURST = 6  # replays one address may ask for at once ...
+REPLAYS_PER_SECOND = 6 / 60  # ... and then this many a second
+REPLAYS_AT_ONCE = 2  # replays being made at the same moment, for everyone together
 
 BAD_RECORD = N_("This file is not a game record that CardVerse can read.")
 ILLEGAL_RECORD = N_(
@@ -33,6 +37,32 @@ ILLEGAL_RECORD = N_(
     "%(reason)s"
 )
 TOO_LARGE = N_("This file is too large to be a game record.")
+TOO_MANY = N_("Too many replays were asked for from here: wait a minute, then try again.")
+
+
+class ReplayLimits:
+    """Replaying the longest game takes about half a second of CPU, off the event loop: an
+    address may ask for :data:`REPLAYS_BURST` at once and then one every 10 seconds, and at
+    most :data:`REPLAYS_AT_ONCE` are made at the same time."""
+
+    def __init__(self) -> None:
+        self.addresses: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self.running = 0
+
+    def take(self, address: str) -> bool:
+        now = time.monotonic()
+        tokens, last = self.addresses.get(address, (float(REPLAYS_BURST), now))
+        tokens = min(float(REPLAYS_BURST), tokens + (now - last) * REPLAYS_PER_SECOND)
+        if tokens < 1.0 or self.running >= REPLAYS_AT_ONCE:
+            self.addresses[address] = (tokens, now)
+            return False
+        if len(self.addresses) > 100_000:
+            self.addresses.clear()
+        self.addresses[address] = (tokens - 1.0, now)
+        return True
+
+
+LIMITS = ReplayLimits()
 
 
 def _public(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

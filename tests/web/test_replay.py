@@ -140,3 +140,14 @@ def test_bad_files_get_a_clear_error_in_the_persons_language(client: Any) -> Non
 
     huge = client.post("/replay/read", content=b"[" + b"0," * 600_000 + b"0]")
     assert huge.status_code == 413 and "too large" in huge.json()["text"]
+
+
+def test_replays_are_limited_per_address_and_at_once() -> None:
+    from cardverse.web.replay import REPLAYS_AT_ONCE, REPLAYS_BURST, ReplayLimits
+
+    limits = ReplayLimits()
+    assert all(limits.take("10.0.0.1") for _ in range(REPLAYS_BURST))
+    assert not limits.take("10.0.0.1")  # that address waits
+    assert limits.take("10.0.0.2")  # another does not
+    limits.running = REPLAYS_AT_ONCE
+    assert not limits.take("10.0.0.3")  # but nobody while as many are being made
