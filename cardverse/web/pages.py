@@ -366,30 +366,36 @@ async def table_page(request: Request) -> Response:
 
 
 async def replay_page(request: Request) -> Response:
-    """The replay viewer of a finished game (``/t/{table_id}/replay/{game}``), or of a record
-    file picked from disk (``/replay``). ``static/js/replay.js`` reads the record and draws it;
-    a game not over yet has no record, and the page says so."""
-    table_id = request.path_params.get("table_id")
+    """The replay viewer of a finished game (``/t/{table_id}/replay/{game}``, or from a watch
+    link ``/w/{watch_id}/replay/{game}``), or of a record file picked from disk (``/replay``).
+    ``static/js/replay.js`` reads the record and draws it; a game not over yet has no record,
+    and the page says so."""
+    watch_id = request.path_params.get("watch_id")
+    key = watch_id if watch_id is not None else request.path_params.get("table_id")
     game = request.path_params.get("game")
     state = "open"
-    if table_id is not None:
-        if not TABLE_ID.match(table_id) or _table_exists(request, table_id) is False:
+    if key is not None:
+        exists = _watched_exists if watch_id is not None else _table_exists
+        if not TABLE_ID.match(key) or exists(request, key) is False:
             return render(request, "table_missing.html", {}, status=404)
         service = getattr(request.app.state, "service", None)
-        table = service.get(table_id) if service is not None else None
+        table = None
+        if service is not None:
+            table = service.get_watched(key) if watch_id is not None else service.get(key)
         finished = len(table.records) if table is not None else 0
         state = "ready" if game is not None and 1 <= game <= finished else "not_finished"
     t = translator(request_language(request))
+    api = "watch" if watch_id is not None else "tables"  # a watch link knows only its own id
     context = {
-        "table_id": table_id,
+        "table_id": key,
+        "back": None if key is None else (f"/w/{key}" if watch_id is not None else f"/t/{key}"),
         "game": game,
         "state": state,
-        "config": {**table_config(table_id or "", t), "replay": {"table": table_id, "game": game}},
+        "config": {**table_config(key or "", t), "replay": {"api": api, "id": key, "game": game}},
         "card_svgs": card_templates(t),
     }
-    response = render(
-        request, "replay.html", context, status=200 if state != "not_finished" else 404
-    )
+    status = 404 if state == "not_finished" else 200
+    response = render(request, "replay.html", context, status=status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
@@ -505,6 +511,7 @@ def web_routes() -> list[BaseRoute]:
         Route(TABLE_PATH, table_page, name="web_table"),
         Route(TABLE_PATH + "/replay/{game:int}", replay_page, name="web_replay"),
         Route(TABLE_PATH + "/qr.svg", table_qr, name="web_table_qr"),
+        Route("/w/{watch_id}/replay/{game:int}", replay_page, name="web_watch_replay"),
         Route("/replay", replay_page, name="web_replay_file"),
         Route("/replay/read", replay_read, methods=["POST"], name="web_replay_read"),
         Route("/w/{watch_id}", table_page, name="web_watch"),

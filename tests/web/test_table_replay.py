@@ -75,7 +75,7 @@ def test_the_replay_steps_through_a_finished_game_and_its_hands_match_the_record
 
     host.click("#replay-link")
     host.wait_for_url(f"{link}/replay/1")
-    wait_for(host, SHOWN)
+    wait_for(host, SHOWN, 20000)
     assert int(host.get_attribute("#replay", "data-steps")) == len(expected)
     assert _at(host) == 0 and _shown_hands(host) == expected[0]
     assert "Round 1: the deal" in host.inner_text("#replay-where")
@@ -116,13 +116,27 @@ def test_the_replay_steps_through_a_finished_game_and_its_hands_match_the_record
     host.screenshot(path=str(artifacts / "replay-step-phone.png"), full_page=True)
     check_page(host, "the replay on a phone")
 
+    # From the watch link too, by its own id (the page learns nothing of the share link).
+    host.goto(link)
+    wait_for(host, "document.querySelector('#watch-link').value.includes('/w/')")
+    watch_link = host.input_value("#watch-link")
+    audience = contexts("desktop", reduced_motion="reduce")
+    audience.goto(f"{watch_link}/replay/1")
+    wait_for(audience, SHOWN, 20000)
+    assert int(audience.get_attribute("#replay", "data-steps")) == len(expected)
+    audience.keyboard.press("End")
+    assert _shown_hands(audience) == expected[-1]
+    assert link.rsplit("/", 1)[1] not in audience.content()
+    watch_id = watch_link.rsplit("/", 1)[1]
+    assert audience.get_attribute("#back-to-table", "href") == f"/w/{watch_id}"
+
     # The same record from disk: the same steps. A bad file: a clear error.
     viewer = contexts("phone", reduced_motion="reduce")
     viewer.goto(f"{server_url}/replay")
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(record), encoding="utf-8")
     viewer.set_input_files("#record-file", str(saved))
-    wait_for(viewer, SHOWN)
+    wait_for(viewer, SHOWN, 20000)
     assert int(viewer.get_attribute("#replay", "data-steps")) == len(expected)
     viewer.keyboard.press("End")
     assert _shown_hands(viewer) == expected[-1]

@@ -189,9 +189,9 @@ async function openFile(event) {
 }
 
 async function openTableGame() {
-  if (!place.table || !place.game || root.dataset.state !== "ready") return;
+  if (!place.id || !place.game || root.dataset.state !== "ready") return;
   try {
-    const response = await fetch(`/api/tables/${encodeURIComponent(place.table)}/records/${place.game}`);
+    const response = await fetch(`/api/${place.api}/${encodeURIComponent(place.id)}/records/${place.game}`);
     if (!response.ok) throw null;
     show(await readRecord(await response.text()));
   } catch (error) {

@@ -49,10 +49,10 @@ export function renderResults() {
   record.hidden = !game || !S.table || !S.table.records.includes(game);
   const api = config.watch ? "watch" : "tables"; // the watch link knows only its own id
   record.href = `/api/${api}/${encodeURIComponent(tableId)}/records/${game}`;
-  // the replay viewer, every hand face up (a watch link does not know the table's own link)
+  // the replay viewer, every hand face up (a watch link's by its own id)
   const replay = $("replay-link");
-  replay.hidden = record.hidden || Boolean(config.watch);
-  replay.href = `/t/${encodeURIComponent(tableId)}/replay/${game}`;
+  replay.hidden = record.hidden;
+  replay.href = `/${config.watch ? "w" : "t"}/${encodeURIComponent(tableId)}/replay/${game}`;
   const data = lastRound();
   const roundBox = $("last-round");
   roundBox.hidden = !data || view.rules.rounds < 2;
