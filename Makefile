@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
+	$(BIN)/python -m bench.people_bench
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 
 clean:
