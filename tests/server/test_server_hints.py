@@ -139,6 +139,7 @@ def test_the_hints_option_survives_a_restart(tmp_path: Any) -> None:
     with running(tmp_path / "data") as first:
         table_id = run(lambda: lobby(first))
     with running(tmp_path / "data") as second:
-        restored = second.service.get(table_id)
-        assert restored is not None and restored.hints is False
-        assert restored.turn_timer == 30
+        import httpx
+
+        restored = httpx.get(f"{second.http}/api/tables/{table_id}", timeout=10).json()
+        assert restored["hints"] is False and restored["turn_timer"] == 30

@@ -88,18 +88,22 @@ def test_a_new_table_never_shares_another_tables_code() -> None:
 
 
 def test_codes_and_watch_links_find_tables_unloaded_since_start_up(tmp_path: Path) -> None:
+    import sqlite3
+
+    from cardverse.server.store import DB_NAME
+
     data = tmp_path / "data"
     with running(data) as first:
         table = create_table(first.http)
         watch_id: Any = first.service.tables[table["table_id"]].watch_id
-        first.service.sweep(force=True)  # out of memory: not restored at the next start
-        assert table["table_id"] not in first.service.tables
+    # As if it had been unloaded for being idle: the next start does not restore it.
+    with sqlite3.connect(data / DB_NAME) as db:
+        db.execute("UPDATE tables SET status = 'idle' WHERE id = ?", (table["table_id"],))
     with running(data) as second:
         assert table["table_id"] not in second.service.tables
-        code = invite_code_for(table["table_id"])
-        found = httpx.get(f"{second.http}/api/invites/{code}", timeout=10)
-        assert found.status_code == 200 and found.json()["table_id"] == table["table_id"]
-        second.service.sweep(force=True)
         watch_page = httpx.get(f"{second.http}/w/{watch_id}", timeout=10)
         assert watch_page.status_code == 200
         assert table["table_id"] not in watch_page.text  # the watch link learns no share link
+        code = invite_code_for(table["table_id"])
+        found = httpx.get(f"{second.http}/api/invites/{code}", timeout=10)
+        assert found.status_code == 200 and found.json()["table_id"] == table["table_id"]
