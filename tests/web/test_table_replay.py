@@ -147,6 +147,8 @@ def test_the_replay_steps_through_a_finished_game_and_its_hands_match_the_record
     viewer.set_input_files("#record-file", str(broken))
     wait_for(viewer, "document.querySelector('#replay').dataset.state === 'refused'")
     assert "not a game record" in viewer.inner_text("#open-error")
+    assert viewer.inner_text("#replay-heading") == "Replay a game record"
+    assert viewer.locator("#replay-view").is_hidden()
     viewer.screenshot(path=str(artifacts / "replay-bad-file-phone.png"), full_page=True)
     check_page(viewer, "a bad record file")
     assert not host.js_errors and not viewer.js_errors

@@ -14,6 +14,7 @@ const place = config.replay || {};
 let game = null; // the answer of /replay/read: players, rounds, steps, score
 let at = 0;
 let sentences = [];
+const firstHeading = $("replay-heading").textContent;
 
 async function readRecord(text) {
   const response = await fetch(`/replay/read?lang=${document.documentElement.lang || "en"}`, {
@@ -34,6 +35,7 @@ function showError(answer) {
   $("open-detail-text").textContent = detail || "";
   root.dataset.state = "refused";
   $("replay-view").hidden = true; // nothing of an earlier record stays shown
+  $("replay-heading").textContent = firstHeading;
   game = null;
 }
 
