@@ -75,19 +75,16 @@ def test_suggest_is_refused_off_turn_for_spectators_and_outside_a_game(
 ) -> None:
     async def body() -> None:
         table = create_table(server.http, rules={"preset": "standard", "players": 3, "rounds": 1})
-        host, guest = await connect_seated(server, table, ["Bo"])
+        clients = await connect_seated(server, table, ["Bo", "Cy"])
+        host = clients[0]
         lobby = await _suggest(host)
         assert lobby["type"] == "error" and lobby["code"] == "no_game", lobby
-        assert (await host.request({"type": "add_bot", "level": "normal"}))["type"] == "ack"
         assert (await host.request({"type": "start"}))["type"] == "ack"
+        # Three people and no computer player: nothing moves until the one on turn acts.
         state = await host.wait_for(lambda m: m["type"] == "state", 20)
-        off_turn = guest if state["view"]["turn"] == host.seat else host
-        await off_turn.wait_for(lambda m: m["type"] == "state", 20)
-        latest = off_turn.last_state()
-        assert latest is not None
-        if latest["view"]["turn"] != off_turn.seat:
-            refused = await _suggest(off_turn)
-            assert refused["type"] == "error" and refused["code"] == "nothing_to_suggest", refused
+        off_turn = next(c for c in clients if c.seat != state["view"]["turn"])
+        refused = await _suggest(off_turn)
+        assert refused["type"] == "error" and refused["code"] == "nothing_to_suggest", refused
         watcher = await Client(server.ws_url(table["table_id"]), "watcher").connect()
         await watcher.send({"type": "suggest"})
         error = await watcher.wait_for(lambda m: m["type"] == "error")
