@@ -429,6 +429,23 @@ async def get_record(request: Request) -> Response:
     )
 
 
+async def find_invite(request: Request) -> Response:
+    """``GET /api/invites/{code}``: the table of an invite code (failed look-ups are limited
+    per address and for everyone: cardverse.server.invites)."""
+    service: TableService = request.app.state.service
+    code = request.path_params["code"][:40]
+    try:
+        table = service.find_by_code(code, _address(request))
+    except ProtocolError as error:
+        response = _error_response(error, 429)
+        response.headers["Retry-After"] = str(error.params.get("retry_after", 60))
+        return response
+    if table is None:
+        unknown = ProtocolError("unknown_invite_code", "no table has this invite code", typed=code)
+        return _error_response(unknown, 404)
+    return JSONResponse({"table_id": table.id, "url": f"/t/{table.id}"})
+
+
 async def health(request: Request) -> Response:
     """For load balancers: ``alive`` (the process answers) and ``ready`` (it can serve tables:
     its store answers, and with several processes its Redis link is up); 503 when not ready."""
@@ -647,6 +664,7 @@ def create_app(
             Route("/api/operator", operator_info, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", get_table, methods=["GET"]),
+            Route("/api/invites/{code}", find_invite, methods=["GET"]),
             Route("/api/tables/{table_id}/records/{number:int}", get_record, methods=["GET"]),
             Route("/api/watch/{watch_id}/records/{number:int}", get_record, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),

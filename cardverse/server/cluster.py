@@ -179,6 +179,8 @@ class Cluster:
         await self._subscribed()
         for _ in range(5):
             table_id = new_table_id()
+            while self.service.directory.code_taken(table_id):  # one table per invite code
+                table_id = new_table_id()
             if await self.leases.acquire(table_id):
                 break
         else:  # pragma: no cover - 144-bit ids do not collide
@@ -252,7 +254,7 @@ class Cluster:
             raise
         table.fence = fence
         service.tables[table_id] = table
-        service.watch_index[table.watch_id] = table_id
+        service.directory.add(table_id, table.watch_id)
         self._remember_watch(table)
         if fence > 1:
             metrics.LEASE_MOVES.inc()

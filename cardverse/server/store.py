@@ -422,6 +422,11 @@ class EventStore:
             )
         return len(rows)
 
+    def known_tables(self) -> list[str]:
+        """Every table that has not expired (the invite codes' and watch links' directory)."""
+        rows = self._query("SELECT id FROM tables WHERE status != 'expired'", ())
+        return [row[0] for row in rows]
+
     def tables_to_restore(self) -> list[str]:
         """The tables that were live (in memory) when the server stopped, oldest first."""
         rows = self._query(

@@ -51,8 +51,11 @@ from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .hints import Hints
+from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
 from .protocol import ProtocolError
+from .reactions import Reactions
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
 from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
@@ -91,6 +94,10 @@ class Settings:
     create_rate: float = 0.1  # tables one address may create a second ...
     create_burst: int = 10  # ... with bursts up to this many
     max_tables: int = 20_000  # tables in memory: creation is refused above this
+    lookup_burst: int = 10  # invite codes from one address that may find no table in a row ...
+    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.server.invites)
+    lookup_all_burst: int = 300  # the same for all addresses together
+    lookup_all_rate: float = 300 / 60
     idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
     lobby_expiry: float | None = 86_400.0  # a lobby nobody is connected to expires after this
     sweep_interval: float = 30.0  # how often idle tables and lobbies are looked for
@@ -175,7 +182,7 @@ def _refusal_error(refusal: Any) -> ProtocolError:
     return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
 
 
-class Table(SeatControls, Spectators):
+class Table(SeatControls, Spectators, Hints, Reactions):
     """One table: seats, the host, options, the game, and the connections watching it."""
 
     def __init__(self, service: TableService, table_id: str) -> None:
@@ -270,6 +277,7 @@ class Table(SeatControls, Spectators):
         return {
             "rules": self.rules.changed_options(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "host": self.host,
             "seats": [seat.lobby_state() for seat in self.seats],
         }
@@ -277,6 +285,7 @@ class Table(SeatControls, Spectators):
     def _on_lobby(self, data: dict[str, Any]) -> None:
         self.rules = rules_from_dict(data["rules"])
         self.turn_timer = data["turn_timer"]
+        self.hints = data.get("hints", True)  # lobbies stored before hints were an option
         self.host = data["host"]
         self.seats = []
         for index, state in enumerate(data["seats"]):
@@ -316,6 +325,7 @@ class Table(SeatControls, Spectators):
     def _on_options(self, data: dict[str, Any]) -> None:
         self.rules = rules_from_dict(data["rules"])
         self.turn_timer = data["turn_timer"]
+        self.hints = data.get("hints", self.hints)
         players = self.rules.players
         del self.seats[players:]
         self.seats.extend(Seat(i) for i in range(len(self.seats), players))
@@ -558,6 +568,10 @@ class Table(SeatControls, Spectators):
                 limit=self.settings.max_watchers,
             )
         index = conn.seat
+        if kind == "react":  # told to everyone, not stored (cardverse.server.reactions)
+            assert isinstance(message, P.React)
+            self._react(conn, index, message.reaction)
+            return
         if index is None and kind == "sync":  # a spectator's full state
             self._send_full(conn)
             return
@@ -567,6 +581,9 @@ class Table(SeatControls, Spectators):
             )
         seat = self.seats[index]
         seq: int | None = getattr(message, "seq", None)
+        if kind == "suggest":  # changes nothing: no seq bookkeeping (cardverse.server.hints)
+            self._suggest(conn, index, seq)
+            return
         if kind == "sync":
             self._send_full(conn)
             return
@@ -715,6 +732,7 @@ class Table(SeatControls, Spectators):
         except OptionsError as error:
             raise ProtocolError(error.code, error.message, error.rule, **error.params) from None
         turn_timer = message.turn_timer if "turn_timer" in given else self.turn_timer
+        hints = message.hints if "hints" in given and message.hints is not None else self.hints
         for seat in self.seats[rules.players :]:
             if seat.kind == "human":
                 raise ProtocolError(
@@ -731,6 +749,7 @@ class Table(SeatControls, Spectators):
                 "seq": message.seq,
                 "rules": rules.changed_options(),
                 "turn_timer": turn_timer,
+                "hints": hints,
             },
         )
 
@@ -1043,6 +1062,7 @@ class Table(SeatControls, Spectators):
             "host": self.host,
             "rules": self.rules.to_dict(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "game": self.game_number,
             "records": list(range(1, len(self.records) + 1)),
             "watching": len(self.watchers),
@@ -1285,7 +1305,15 @@ class TableService:
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Table] = {}
-        self.watch_index: dict[str, str] = {}  # watch link id -> table id
+        # invite codes and watch ids of every stored table (cardverse.server.invites)
+        self.directory = Directory()
+        for known in self.store.known_tables():
+            self.directory.add(known, watch_id_for(known))
+        self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
+        self.lookups = LookupLimits(  # failed invite-code look-ups
+            (settings.lookup_burst, settings.lookup_rate),
+            (settings.lookup_all_burst, settings.lookup_all_rate),
+        )
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
@@ -1367,7 +1395,11 @@ class TableService:
                 raise ProtocolError(
                     "server_busy", "the server holds as many tables as it may: try again later"
                 )
-        table = Table(self, table_id or new_table_id())
+        if table_id is None:
+            table_id = new_table_id()
+            while self.directory.code_taken(table_id):  # one table per invite code
+                table_id = new_table_id()
+        table = Table(self, table_id)
         table.fence = fence
         token = new_token()
         table._commit(
@@ -1388,7 +1420,7 @@ class TableService:
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
-        self.watch_index[table.watch_id] = table.id
+        self.directory.add(table.id, table.watch_id)
         table.go_live()
         return table, token
 
@@ -1409,9 +1441,27 @@ class TableService:
         return table
 
     def get_watched(self, watch_id: str) -> Table | None:
-        """The table of a watch link (one loaded since the server started)."""
+        """The table of a watch link (any stored table, loaded if it is not in memory)."""
         table_id = self.watch_index.get(watch_id)
         return None if table_id is None else self.get(table_id)
+
+    def find_by_code(self, text: str, address: str) -> Table | None:
+        """The table whose invite code ``text`` is, for a look-up from ``address``.
+
+        Raises :class:`ProtocolError` ``too_many_lookups`` when that address (or everyone
+        together) failed too often lately; a failed look-up counts against both."""
+        if not self.lookups.allowed(address):
+            raise ProtocolError(
+                "too_many_lookups",
+                "too many table codes that find no table: wait a minute and try again",
+                retry_after=self.lookups.retry_after(),
+            )
+        code = read_code(text)
+        table_id = self.directory.by_code.get(code) if code is not None else None
+        table = self.get(table_id) if table_id is not None else None
+        if table is None:
+            self.lookups.failed(address)
+        return table
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""
