@@ -302,8 +302,7 @@ def _playout(
 
     With ``strict``, every action goes through the referee's check (an illegal one raises).
     """
-    round_ = template.clone()
-    round_.hands = list(hands)
+    round_ = template.playout(hands)  # keeps no history: a playout never reads it
     apply = round_.apply if strict else round_.apply_unchecked
     apply(first)
     players = round_.players

@@ -268,26 +268,44 @@ class Game:
             if refusal is not None:
                 raise IllegalAction(refusal)
         if phase is _PLAY:
-            round_ = self.round
-            assert round_ is not None
-            actor = round_.turn
-            log = round_.log
-            assert log is not None
-            round_.apply(move)
-            events: list[Event]
-            if move == PASS:
-                events = [_PASSED[actor]]
-            elif move & _GIVE_OR_DISCARD:
-                events = []  # the round tells the give or discard with its receiver
-            else:
-                events = [_new_event(Played, (actor, move))]
-            if log:
-                events.extend(log)
-                log.clear()
-            if round_.turn < 0:
-                self._end_round(round_, events)
-            return events
+            return self._play(move, False)
         return self._apply_give(move)
+
+    def apply_trusted(self, move: int) -> list[Event]:
+        """Make ``move``, taken from :meth:`legal_moves` of this very state, without checking it
+        again; returns the events like :meth:`apply`. For search and benchmarks that pick
+        from the legal list; anything from outside (a player, a record) goes through
+        :meth:`apply`. A move that is not in the list gives an undefined state.
+        """
+        if self.phase is not _PLAY:
+            if self.phase is _EXCHANGE:
+                return self._apply_give(move)
+            return self.apply(move)  # no legal move between rounds: refused as such
+        return self._play(move, True)
+
+    def _play(self, move: int, trusted: bool) -> list[Event]:
+        round_ = self.round
+        assert round_ is not None
+        actor = round_.turn
+        log = round_.log
+        assert log is not None
+        if trusted:
+            round_.apply_unchecked(move)
+        else:
+            round_.apply(move)
+        events: list[Event]
+        if move == PASS:
+            events = [_PASSED[actor]]
+        elif move & _GIVE_OR_DISCARD:
+            events = []  # the round tells the give or discard with its receiver
+        else:
+            events = [_new_event(Played, (actor, move))]
+        if log:
+            events.extend(log)
+            log.clear()
+        if round_.turn < 0:
+            self._end_round(round_, events)
+        return events
 
     def _apply_give(self, move: int) -> list[Event]:
         pair = self.pending.pop(0)
@@ -329,8 +347,9 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (for search); the random generator is copied too."""
-        other = Game.__new__(Game)
-        other.rules = self.rules
+        # Built on the first deal, then every field copied (compiled classes have no bare
+        # ``__new__``).
+        other = Game(self.rules, hands=self.deals[0])
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.round_number = self.round_number
