@@ -11,18 +11,16 @@ standard error when the build is stale. ``CARDVERSE_PURE=1`` asks for the pure-P
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+# Only cheap imports here: every ``cardverse`` command starts by importing this module.
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(PACKAGE_DIR)
 MANIFEST = "cardverse/_compiled.json"
 GROUP = "cardverse._compiled"  # the shared library: cardverse/_compiled__mypyc*.so
 PURE_ENV = "CARDVERSE_PURE"
@@ -38,9 +36,11 @@ INTERPRETED: frozenset[str] = frozenset({"cardverse.bots.base"})
 def _modules() -> tuple[str, ...]:
     names = []
     for package in COMPILED_PACKAGES:
-        for path in sorted((PACKAGE_DIR / package).glob("*.py")):
-            name = "cardverse." + package.replace("/", ".") + "." + path.stem
-            if path.stem != "__init__" and name not in INTERPRETED:
+        folder = os.path.join(PACKAGE_DIR, *package.split("/"))
+        for file in sorted(os.listdir(folder)):
+            stem, dot, suffix = file.rpartition(".")
+            name = "cardverse." + package.replace("/", ".") + "." + stem
+            if dot and suffix == "py" and stem != "__init__" and name not in INTERPRETED:
                 names.append(name)
     return tuple(names)
 
@@ -49,21 +49,30 @@ def _modules() -> tuple[str, ...]:
 COMPILED_MODULES: tuple[str, ...] = _modules()
 
 
-def source_path(module: str) -> Path:
+def source_path(module: str) -> str:
     """The ``.py`` file of one of :data:`COMPILED_MODULES`."""
-    return PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
+    return os.path.join(ROOT, *module.split(".")) + ".py"
 
 
 def source_digest(module: str) -> str:
-    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+    import hashlib
+
+    with open(source_path(module), "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def source_stamp(module: str) -> list[int]:
+    """Size and modification time of a source: the quick check before its hash."""
+    info = os.stat(source_path(module))
+    return [info.st_size, info.st_mtime_ns]
 
 
 def _decide() -> tuple[bool, str]:
     if os.environ.get(PURE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
         return False, f"{PURE_ENV} is set: the pure-Python engine and bots run"
-    manifest = PACKAGE_DIR.parent / MANIFEST
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        with open(os.path.join(ROOT, MANIFEST), encoding="utf-8") as handle:
+            data = json.load(handle)
     except (OSError, ValueError):
         return False, "not compiled (run make): the pure-Python engine and bots run"
     if not data.get("compiled"):
@@ -71,13 +80,15 @@ def _decide() -> tuple[bool, str]:
     if data.get("python") != importlib.machinery.EXTENSION_SUFFIXES[0]:
         return False, "compiled for another Python: the pure-Python engine and bots run"
     sources = data.get("sources", {})
+    stamps = data.get("stamps", {})
     for module in COMPILED_MODULES:
         try:
-            digest = source_digest(module)
+            same = stamps.get(module) == source_stamp(module)
+            same = same or sources.get(module) == source_digest(module)
         except OSError:
-            digest = ""
-        if sources.get(module) != digest:
-            name = source_path(module).relative_to(PACKAGE_DIR.parent)
+            same = False
+        if not same:
+            name = os.path.relpath(source_path(module), ROOT)
             reason = (
                 f"the compiled engine is older than its source ({name} changed): the "
                 "pure-Python engine and bots run until `make` rebuilds it"
@@ -87,8 +98,9 @@ def _decide() -> tuple[bool, str]:
     return True, "compiled with mypyc"
 
 
-class _SourceOnly(importlib.abc.MetaPathFinder):
-    """Loads the compiled modules from their ``.py`` files, never from a built extension."""
+class _SourceOnly:
+    """Loads the compiled modules from their ``.py`` files, never from a built extension
+    (a finder on ``sys.meta_path``)."""
 
     def find_spec(
         self,
@@ -98,6 +110,8 @@ class _SourceOnly(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in _NAMES:
             return None
+        import importlib.util
+
         return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
 

@@ -35,6 +35,7 @@ from cardverse._native import (  # noqa: E402
     MANIFEST,
     source_digest,
     source_path,
+    source_stamp,
 )
 
 BUILD_DIR = ROOT / "build" / "mypyc"
@@ -59,23 +60,33 @@ def compiler() -> str | None:
     return shutil.which(cc) or shutil.which("cc") or shutil.which("gcc")
 
 
-def write_manifest(compiled: bool, reason: str) -> None:
+def sources_now() -> dict[str, dict[str, object]]:
+    """The hash and stamp of every source, taken before compiling (an edit during the build
+    then shows as a stale build)."""
+    return {
+        "sources": {name: source_digest(name) for name in COMPILED_MODULES},
+        "stamps": {name: source_stamp(name) for name in COMPILED_MODULES},
+    }
+
+
+def write_manifest(compiled: bool, reason: str, sources: dict[str, dict[str, object]]) -> None:
     data = {
         "compiled": compiled,
         "reason": reason,
         "python": sysconfig.get_config_var("EXT_SUFFIX"),
-        "sources": {name: source_digest(name) for name in COMPILED_MODULES},
+        **sources,
     }
     (ROOT / MANIFEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def build() -> int:
     clean()
+    sources = sources_now()
     if compiler() is None:
-        write_manifest(False, "no C compiler found: the pure-Python engine runs")
+        write_manifest(False, "no C compiler found: the pure-Python engine runs", sources)
         print("cardverse: no C compiler found, the engine and bots run as pure Python")
         return 0
-    paths = [str(source_path(name).relative_to(ROOT)) for name in COMPILED_MODULES]
+    paths = [os.path.relpath(source_path(name), ROOT) for name in COMPILED_MODULES]
     started = time.perf_counter()
     # setuptools' build_ext in a child process, so that a failed build leaves a clean manifest.
     code = (
@@ -101,10 +112,10 @@ def build() -> int:
         clean()
         tail = (result.stdout + result.stderr).strip().splitlines()[-30:]
         print("\n".join(tail), file=sys.stderr)
-        write_manifest(False, "the mypyc build failed: the pure-Python engine runs")
+        write_manifest(False, "the mypyc build failed: the pure-Python engine runs", sources)
         print("cardverse: the mypyc build failed; the engine and bots run as pure Python")
         return 0
-    write_manifest(True, "compiled with mypyc")
+    write_manifest(True, "compiled with mypyc", sources)
     seconds = time.perf_counter() - started
     print(f"cardverse: compiled {len(paths)} modules with mypyc in {seconds:.0f} s")
     return 0

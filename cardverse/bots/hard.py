@@ -303,14 +303,14 @@ def _playout(
     With ``strict``, every action goes through the referee's check (an illegal one raises).
     """
     round_ = template.playout(hands)  # keeps no history: a playout never reads it
-    apply = round_.apply if strict else round_.apply_unchecked
-    apply(first)
+    # Direct calls, no bound methods or functions kept in locals: compiled (mypyc), a direct
+    # call is a C call, a call through a local a Python one.
+    if strict:
+        round_.apply(first)
+    else:
+        round_.apply_unchecked(first)
     players = round_.players
     held = round_.hands
-    lead_play = policy.lead_play
-    follow_play = policy.follow_play
-    fast_lead = policy.fast_lead
-    fast_follow = policy.fast_follow
     fast = style.fast_playouts
     while round_.turn >= 0 and held[me]:
         seat = round_.turn
@@ -330,11 +330,11 @@ def _playout(
                     if count < fewest:
                         fewest = count
             if fast and not hand & JOKER_MASK:
-                move = fast_lead(hand, reversed_order, style, fewest)
+                move = policy.fast_lead(hand, reversed_order, style, fewest)
             else:
-                move = lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
+                move = policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
         elif fast and not hand & JOKER_MASK:
-            move = fast_follow(
+            move = policy.fast_follow(
                 hand, last, reversed_order, style, held[round_.last_seat].bit_count()
             )
         else:
@@ -342,8 +342,11 @@ def _playout(
             if len(legal) == 1:
                 move = legal[0]
             else:
-                move = follow_play(
+                move = policy.follow_play(
                     hand, legal, reversed_order, style, held[round_.last_seat].bit_count(), last
                 )
-        apply(move)
+        if strict:
+            round_.apply(move)
+        else:
+            round_.apply_unchecked(move)
     return players - round_.places.index(me)  # R22: the place ``me`` took

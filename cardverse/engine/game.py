@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
+from typing import Final
 
 from .cards import card_name, cards_of, deck_mask
 from .dealing import deal, first_round_leader
@@ -17,14 +18,13 @@ from .events import Event, ExchangeGift, GameOver, Passed, Played, RoundOver, Ro
 from .exchange import ExchangePair, exchange_pairs, highest_cards, is_highest_choice
 from .movegen import give_moves
 from .options import Rules
-from .plays import CARDS_MASK, DISCARD, GIVE, PASS
+from .plays import CARDS_MASK, GIVE, PASS
 from .refusals import IllegalAction, Refusal, refuse
 from .rounds import Round
 from .scoring import round_points, standings, title_for_place
 
-_new_event = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
-_GIVE_OR_DISCARD = GIVE | DISCARD
-_PASSED = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
+_new_event: Final = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
+_PASSED: Final = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
 
 
 class Phase(StrEnum):
@@ -37,10 +37,10 @@ class Phase(StrEnum):
 
 
 # Module constants: reading an enum member off its class is slow on Python 3.11's hot path.
-_PLAY = Phase.PLAY
-_EXCHANGE = Phase.EXCHANGE
-_ROUND_OVER = Phase.ROUND_OVER
-_GAME_OVER = Phase.GAME_OVER
+_PLAY: Final = Phase.PLAY
+_EXCHANGE: Final = Phase.EXCHANGE
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_GAME_OVER: Final = Phase.GAME_OVER
 
 
 class DealError(ValueError):
@@ -289,6 +289,7 @@ class Game:
         actor = round_.turn
         log = round_.log
         assert log is not None
+        owed = round_.owed is not None  # then the move is the give or discard owed
         if trusted:
             round_.apply_unchecked(move)
         else:
@@ -296,7 +297,7 @@ class Game:
         events: list[Event]
         if move == PASS:
             events = [_PASSED[actor]]
-        elif move & _GIVE_OR_DISCARD:
+        elif owed:
             events = []  # the round tells the give or discard with its receiver
         else:
             events = [_new_event(Played, (actor, move))]

@@ -13,7 +13,7 @@ a typed event (:mod:`cardverse.engine.events`); the action itself is the caller'
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import NATURAL_MASK, RANK_2, RANK_3, card_name, cards_of
 from .events import (
@@ -48,10 +48,12 @@ from .plays import (
 from .refusals import IllegalAction, Refusal, refuse
 from .ruleset import ruleset_for
 
-RANK_WORDS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
-OWED_RULE = {GIVE_OWED: "R36", DISCARD_OWED: "R37"}
-OWED_FLAG = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
-_GIVE_OR_DISCARD = GIVE | DISCARD
+RANK_WORDS: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
+OWED_RULE: Final = {GIVE_OWED: "R36", DISCARD_OWED: "R37"}
+OWED_FLAG: Final = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
+_GIVE_OR_DISCARD: Final = GIVE | DISCARD
+# Events of the hot path built without NamedTuple's Python-level ``__new__``.
+_new_event: Final = tuple.__new__
 
 
 class TrickState(NamedTuple):
@@ -634,7 +636,7 @@ class Round:
         self.places[place] = seat
         self.finished.append(seat)
         if self.log is not None:
-            self.log.append(WentOut(seat, place, how))
+            self.log.append(_new_event(WentOut, (seat, place, how)))
         for part in self._rs.placers:
             part.after_place(self, seat, place)
 
@@ -656,7 +658,7 @@ class Round:
             self.places[place] = last
             self.finished.append(last)
             if self.log is not None:
-                self.log.append(WentOut(last, place, LAST))
+                self.log.append(_new_event(WentOut, (last, place, LAST)))
         self.turn = -1
         self.owed = None
         self._owed_queue = []
@@ -687,7 +689,7 @@ class Round:
         self.turn = leader = winner if self.hands[winner] else self.next_holder(winner)
         log = self.log
         if log is not None:
-            log.append(TrickEnded(winner, leader, cleared))
+            log.append(_new_event(TrickEnded, (winner, leader, cleared)))
         if self.jack_back:
             self.jack_back = False  # R32: the next trick is played in the revolution's order
             self.reversed_now = self.revolution
