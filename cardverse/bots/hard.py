@@ -30,9 +30,9 @@ import math
 import random
 import time
 
-from ..engine import DISCARD, GIVE, PASS, PlayerView
-from ..engine.cards import JOKER_MASK
-from ..engine.plays import CARDS_MASK, play_info
+from ..engine import PlayerView
+from ..engine.cards import JOKER_MASK, card_count
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.positions import Known, round_from_known
 from ..engine.rounds import Round
 from . import policy
@@ -326,7 +326,7 @@ def _playout(
             fewest = 99
             for other in range(players):
                 if other != seat and held[other]:
-                    count = held[other].bit_count()
+                    count = card_count(held[other])
                     if count < fewest:
                         fewest = count
             if fast and not hand & JOKER_MASK:
@@ -335,7 +335,7 @@ def _playout(
                 move = policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
         elif fast and not hand & JOKER_MASK:
             move = policy.fast_follow(
-                hand, last, reversed_order, style, held[round_.last_seat].bit_count()
+                hand, last, reversed_order, style, card_count(held[round_.last_seat])
             )
         else:
             legal = round_.legal_moves()
@@ -343,7 +343,7 @@ def _playout(
                 move = legal[0]
             else:
                 move = policy.follow_play(
-                    hand, legal, reversed_order, style, held[round_.last_seat].bit_count(), last
+                    hand, legal, reversed_order, style, card_count(held[round_.last_seat]), last
                 )
         if strict:
             round_.apply(move)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..engine import DISCARD, GIVE, PASS
 from ..engine.cards import (
     JOKER_MASK,
     NATURAL_MASK,
@@ -44,7 +43,7 @@ from ..engine.order import rank_strength as _rank_strength
 from ..engine.order import strength as play_strength
 from ..engine.order import weakest_card_strength as _weakest_card_strength
 from ..engine.parts.forbidden_finish import is_forbidden_finish
-from ..engine.plays import CARDS_MASK, play_info
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.ruleset import ruleset_for
 
 
@@ -474,11 +473,19 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
             else:
                 weak += 1
 
-    def cheapest_key(rank: int) -> tuple[bool, int]:
-        keeps = rank == clear_rank or (eight and rank == RANK_8)
-        return (not keeps, _rank_strength(rank, revolution))
-
-    rank = min(controls, key=cheapest_key)
+    # The cheapest control: one that keeps the lead first, then the weakest (the first such).
+    rank = -1
+    best_keeps = False
+    best_strength = 0
+    for candidate in controls:
+        keeps = candidate == clear_rank or (eight and candidate == RANK_8)
+        strength = _rank_strength(candidate, revolution)
+        if (
+            rank < 0
+            or (keeps and not best_keeps)
+            or (keeps == best_keeps and strength < best_strength)
+        ):
+            rank, best_keeps, best_strength = candidate, keeps, strength
     nibble = (hand >> (rank << 2)) & 15
     # Spending part of a control group leaves it a control group; all of it, one fewer.
     control_after = control_groups - (1 if NIBBLE_COUNT[nibble] == size else 0)
