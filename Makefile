@@ -40,8 +40,14 @@ unit: $(COMPILED)
 
 test: lint typecheck unit
 
-bench: $(COMPILED)
+# The benchmarks' optional reference (OpenSpiel, the `bench` extra): skipped if it cannot install.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	-$(BIN)/pip install --quiet -e '.[dev,bench]' && touch $(BENCH_STAMP)
+
+bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.engine_bench
+	$(BIN)/python -m bench.cli_bench
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json

@@ -216,9 +216,12 @@ TARGETS = {  # issue 13
 
 def measure(games: int, runs: int, decisions: int) -> dict[str, Any]:
     """Every figure of this engine as it runs in this process (compiled or pure)."""
+    compiled = _native.running_compiled() if _native else False
     results: dict[str, Any] = {
-        "compiled": _native.running_compiled() if _native else False,
-        "code": _native.REASON if _native else "pure Python (a checkout without cardverse._native)",
+        "compiled": compiled,
+        "code": _native.REASON
+        if _native and compiled == _native.COMPILED
+        else "pure Python (an engine from elsewhere: not this checkout's build)",
         "standard_4p": games_per_second(STANDARD, games, runs),
         "standard_4p_checked": games_per_second(STANDARD, games, runs, trusted=False),
         "all_variants_4p": games_per_second(ALL_VARIANTS, games // 2, runs),

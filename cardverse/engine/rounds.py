@@ -499,13 +499,15 @@ class Round:
             self.trick.append((seat, move))
         hand = self.hands[seat] & ~move
         self.hands[seat] = hand
-        info = play_info(move)
         reversed_before = self.reversed_now
-        # R14, R17: judged by the order in force before the play.
+        # R14, R17: a set of the clearing rank (by the order in force before the play) clears;
+        # a set's rank is its lowest natural card's (no shape lookup on this hot path).
+        naturals = move & NATURAL_MASK
         clears = (
-            not info.all_jokers
-            and not info.straight
-            and info.rank == (RANK_3 if reversed_before else RANK_2)
+            naturals != 0
+            and not move & STRAIGHT
+            and ((naturals & -naturals).bit_length() - 1) >> 2
+            == (RANK_3 if reversed_before else RANK_2)
         )
         if not self._follows:
             self.last_move = move
@@ -514,7 +516,7 @@ class Round:
                 self._go_out(seat, FINISH)
                 if self._round_ends():
                     return
-        elif self._follow_play(seat, move, info, hand, reversed_before, clears):
+        elif self._follow_play(seat, move, play_info(move), hand, reversed_before, clears):
             return
         if clears:
             self._end_trick(seat, True)
