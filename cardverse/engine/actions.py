@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     BLACK_JOKER,
@@ -23,6 +23,7 @@ from .cards import (
     parse_card,
     parse_rank,
 )
+from .pickling import by_constructor
 from .plays import (
     CARDS_MASK,
     DISCARD,
@@ -35,11 +36,11 @@ from .plays import (
     hidden_count,
 )
 
-PLAY = "play"
-PASS_ACTION = "pass"
-GIVE_ACTION = "give"
-DISCARD_ACTION = "discard"
-ACTION_KINDS = (PLAY, PASS_ACTION, GIVE_ACTION, DISCARD_ACTION)
+PLAY: Final = "play"
+PASS_ACTION: Final = "pass"
+GIVE_ACTION: Final = "give"
+DISCARD_ACTION: Final = "discard"
+ACTION_KINDS: Final = (PLAY, PASS_ACTION, GIVE_ACTION, DISCARD_ACTION)
 
 
 class ActionFormatError(ValueError):
@@ -58,6 +59,9 @@ class Action:
     jokers: Mapping[str, str] = field(default_factory=dict)
     seat: int | None = None
     count: int | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     def to_json(self, with_seat: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {}
