@@ -102,7 +102,7 @@ class HardBot(BotBase):
             if won is not None:
                 self.last_reason = "sure"
                 return won
-        template = _round_of(view)
+        template = round_of_view(view)
         exact = knowledge.exact_hands()
         if exact is not None:
             duel = template.clone()
@@ -266,7 +266,7 @@ def _rank_key(move: int) -> tuple[int, ...]:
     return tuple(sorted(min(c >> 2, 13) for c in range(54) if cards >> c & 1))
 
 
-def _round_of(view: PlayerView) -> Round:
+def round_of_view(view: PlayerView) -> Round:
     """A :class:`Round` in the view's public state (hands are filled in per sampled deal)."""
     public = view.public
     rules = view.rules
