@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardverse.bots import make_bot, policy
-from cardverse.bots.hard import _playout, round_of_view
+from cardverse.bots.hard import _playout
+from cardverse.bots.positions import round_of_view
 from cardverse.engine import DISCARD, GIVE, PASS, Game, IllegalAction, Phase, Rules, player_view
 
 HOUSE_RULES = (

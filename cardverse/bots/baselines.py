@@ -27,9 +27,9 @@ from ..engine.plays import CARDS_MASK, play_info
 from ..engine.rounds import Round
 from .base import BotBase
 from .easy import lowest_give, lowest_key
-from .hard import round_of_view
 from .knowledge import Knowledge
 from .normal import view_context
+from .positions import round_of_view
 
 BASELINES: tuple[str, ...] = ("montecarlo", "structure")
 DEFAULT_PLAYOUTS = 300
