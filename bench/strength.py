@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = rules_from_dict({"preset": args.preset, "players": 4})
     pairings: list[dict[str, Any]] = []
+    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
     for player, opponent, deals in args.pairing:
         started = time.monotonic()
         lineup = [player, opponent, opponent, opponent]
@@ -77,17 +78,18 @@ def main(argv: list[str] | None = None) -> int:
             f"({deals} deals, {report['games']} games, {time.monotonic() - started:.0f}s)",
             file=sys.stderr,
         )
-    document = {
-        "about": "Arena run for the /bots page: python -m bench.strength "
-        + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
-        "version": __version__,
-        "preset": args.preset,
-        "players": 4,
-        "fair_share": 2.5,
-        "pairings": pairings,
-    }
-    args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        # The file is rewritten after every pairing, so a long run's figures so far are kept.
+        document = {
+            "about": "Arena run for the /bots page: python -m bench.strength "
+            + " ".join(argv if argv is not None else sys.argv[1:]),
+            "date": date,
+            "version": __version__,
+            "preset": args.preset,
+            "players": 4,
+            "fair_share": 2.5,
+            "pairings": pairings,
+        }
+        args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

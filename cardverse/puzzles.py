@@ -47,7 +47,7 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("straights", {"preset": "standard", "straights": True, "jokers": 1}),
     ("eight_stop", {"preset": "standard", "eight_stop": True}),
     ("revolution", {"preset": "standard", "revolution": True}),
-    ("equal_plays", {"preset": "standard", "equal_plays": True}),
+    ("no_equal_plays", {"preset": "standard", "equal_plays": False}),
 )
 
 
@@ -221,12 +221,14 @@ def _random_position(rng: random.Random, variant: dict[str, Any]) -> dict[str, A
     return position_to_json(round_, rules)
 
 
-def generate(count_per_variant: int, seed: int) -> list[Puzzle]:
+def generate(count_per_variant: int, seed: int, only: str | None = None) -> list[Puzzle]:
     """Puzzles with a sure win and a move that loses, the naive choices (the first legal move,
     the heuristic policy's move) losing as often as they can be made to."""
     rng = random.Random(seed)
     out: list[Puzzle] = []
     for name, variant in VARIANTS:
+        if only is not None and name != only:
+            continue
         found = 0
         tries = 0
         while found < count_per_variant and tries < 4000:
@@ -268,15 +270,20 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--per-variant", type=int, default=10)
     make.add_argument("--seed", type=int, default=14)
     make.add_argument("--out", type=Path, required=True)
+    make.add_argument(
+        "--only", choices=[name for name, _ in VARIANTS], help="one option set's puzzles only"
+    )
     check = sub.add_parser("verify", help="check every puzzle of a suite exhaustively")
     check.add_argument("path", type=Path)
     args = parser.parse_args(argv)
     if args.command == "generate":
-        puzzles = generate(args.per_variant, args.seed)
+        puzzles = generate(args.per_variant, args.seed, args.only)
         document = {
             "about": (
                 "Sure-win puzzles (issue 14), made by python -m cardverse.puzzles generate "
-                f"--per-variant {args.per_variant} --seed {args.seed}; each verified by an "
+                f"--per-variant {args.per_variant} --seed {args.seed}"
+                + (f" --only {args.only}" if args.only else "")
+                + "; each verified by an "
                 "exhaustive search over every deal of the hidden cards."
             ),
             "puzzles": [p.to_json() for p in puzzles],
