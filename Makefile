@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The engine and the bots compiled with mypyc, in place (scripts/build_compiled.py); rebuilt when
+# a source changes. Without a C compiler the pure-Python code runs (cardverse/_native.py).
+COMPILED := cardverse/_compiled.json
+COMPILED_SOURCES := $(wildcard cardverse/engine/*.py cardverse/engine/parts/*.py cardverse/bots/*.py)
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit bench clean compiled pure
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +16,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(COMPILED): $(STAMP) $(COMPILED_SOURCES) cardverse/_native.py scripts/build_compiled.py
+	$(BIN)/python scripts/build_compiled.py
+
+compiled: $(COMPILED)
+
+pure:  # remove the compiled modules: the pure-Python engine and bots run
+	$(BIN)/python scripts/build_compiled.py --clean
+
+run: $(COMPILED)
 	$(BIN)/cardverse serve --host 127.0.0.1 --port 8000 --data-dir data
 
 lint: $(STAMP)
@@ -22,14 +34,20 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy cardverse
 
-unit: $(STAMP)
+unit: $(COMPILED)
 	bash scripts/ensure-chromium.sh
 	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck unit
 
-bench: $(STAMP)
+# The benchmarks' optional reference (OpenSpiel, the `bench` extra): skipped if it cannot install.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	-$(BIN)/pip install --quiet -e '.[dev,bench]' && touch $(BENCH_STAMP)
+
+bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.engine_bench
+	$(BIN)/python -m bench.cli_bench
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json
@@ -37,4 +55,5 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	-$(BIN)/python scripts/build_compiled.py --clean
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

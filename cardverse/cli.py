@@ -12,15 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from . import __version__
-from .engine import from_move
-from .notation import (
-    IllegalRecordAction,
-    NotationError,
-    read_position,
-    replay_record,
-    sorted_moves,
-    summary,
-)
+
+# The engine and the notation are imported by the commands that use them, and the other layers'
+# commands (arena, server) only when they run: ``cardverse --help`` imports neither.
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
@@ -37,6 +31,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_json(path: str, stdin: TextIO) -> Any:
+    from .notation import NotationError
+
     try:
         if path == "-":
             text = stdin.read()
@@ -63,6 +59,9 @@ def _print_json_list(items: list[dict[str, Any]], out: TextIO) -> None:
 
 
 def cmd_moves(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    from .engine import from_move
+    from .notation import NotationError, read_position, sorted_moves
+
     try:
         position = read_position(_read_json(args.position, stdin))
     except NotationError as error:
@@ -75,6 +74,8 @@ def cmd_moves(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
 
 
 def cmd_check(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    from .notation import IllegalRecordAction, NotationError, replay_record, summary
+
     try:
         replay = replay_record(_read_json(args.record, stdin))
     except NotationError as error:
@@ -107,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(handler=cmd_check)
     for register in _EXTRA_COMMANDS:
         register(sub)
+    for name, (_, line) in LAYER_COMMANDS.items():
+        if name not in sub.choices:  # listed by --help; its module loads when it runs
+            sub.add_parser(name, help=line, add_help=False).set_defaults(handler=_not_loaded)
     return parser
 
 
@@ -116,11 +120,23 @@ _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 
 ENGINE_COMMANDS = ("moves", "check")
 
+#: the other layers' sub-commands: the module that registers each, and its line in --help
+LAYER_COMMANDS: dict[str, tuple[str, str]] = {
+    "arena": (
+        "cardverse.arena",
+        "play many games between computer players and report their strength",
+    ),
+    "serve": (
+        "cardverse.server.cli",
+        "run the multiplayer server (tables, WebSocket play, computer players)",
+    ),
+}
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0] not in ENGINE_COMMANDS:
-        _load_extra_commands()  # the engine's own commands start without the server's imports
+    if args_list and args_list[0] in LAYER_COMMANDS:
+        _load_layer(LAYER_COMMANDS[args_list[0]][0])  # only the sub-command that runs
     parser = build_parser()
     args = parser.parse_args(args_list)
     handler: Command | None = getattr(args, "handler", None)
@@ -130,16 +146,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     return handler(args, sys.stdin, sys.stdout, sys.stderr)
 
 
-def _load_extra_commands() -> None:
-    """Import the optional layers that register sub-commands (each may be absent)."""
+def _not_loaded(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    print(f"cardverse: the {args.command} command is not installed here", file=err)
+    return EXIT_MALFORMED
+
+
+def _load_layer(module: str) -> None:
+    """Import a layer that registers sub-commands (it may be absent from an installation)."""
     import importlib
 
-    for module in ("cardverse.arena", "cardverse.server.cli"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            if error.name is None or not module.startswith(error.name):
-                raise
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or not module.startswith(error.name):
+            raise
+
+
+def _load_extra_commands() -> None:
+    """Import every layer that registers sub-commands."""
+    for module, _ in LAYER_COMMANDS.values():
+        _load_layer(module)
 
 
 def register_command(register: Callable[[Any], None]) -> None:

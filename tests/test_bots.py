@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from cardverse import _native
 from cardverse.bots import BOT_LEVELS, Bot, NotAViewError, make_bot
 from cardverse.bots.easy import EasyBot, lowest_key
 from cardverse.bots.endgame import solve_duel, sure_win
@@ -123,8 +124,15 @@ def test_R27_bot_refuses_a_game(level: str) -> None:
 
     view = player_view(game, game.turn or 0)
     fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
+    try:
+        sneaky = Sneaky(**fields)
+    except TypeError:
+        # The compiled engine (mypyc) makes no instance of an interpreted class inheriting from
+        # its classes: a look-alike view cannot even be built.
+        assert _native.running_compiled()
+        return
     with pytest.raises(NotAViewError):
-        bot.choose(Sneaky(**fields))
+        bot.choose(sneaky)
 
 
 def test_R27_view_type_has_no_room_for_other_hands() -> None:

@@ -30,9 +30,9 @@ import math
 import random
 import time
 
-from ..engine import DISCARD, GIVE, PASS, PlayerView
-from ..engine.cards import JOKER_MASK
-from ..engine.plays import CARDS_MASK, play_info
+from ..engine import PlayerView
+from ..engine.cards import JOKER_MASK, card_count
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
@@ -304,16 +304,15 @@ def _playout(
 
     With ``strict``, every action goes through the referee's check (an illegal one raises).
     """
-    round_ = template.clone()
-    round_.hands = list(hands)
-    apply = round_.apply if strict else round_.apply_unchecked
-    apply(first)
+    round_ = template.playout(hands)  # keeps no history: a playout never reads it
+    # Direct calls, no bound methods or functions kept in locals: compiled (mypyc), a direct
+    # call is a C call, a call through a local a Python one.
+    if strict:
+        round_.apply(first)
+    else:
+        round_.apply_unchecked(first)
     players = round_.players
     held = round_.hands
-    lead_play = policy.lead_play
-    follow_play = policy.follow_play
-    fast_lead = policy.fast_lead
-    fast_follow = policy.fast_follow
     fast = style.fast_playouts
     while round_.turn >= 0 and held[me]:
         seat = round_.turn
@@ -329,24 +328,27 @@ def _playout(
             fewest = 99
             for other in range(players):
                 if other != seat and held[other]:
-                    count = held[other].bit_count()
+                    count = card_count(held[other])
                     if count < fewest:
                         fewest = count
             if fast and not hand & JOKER_MASK:
-                move = fast_lead(hand, reversed_order, style, fewest)
+                move = policy.fast_lead(hand, reversed_order, style, fewest)
             else:
-                move = lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
+                move = policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
         elif fast and not hand & JOKER_MASK:
-            move = fast_follow(
-                hand, last, reversed_order, style, held[round_.last_seat].bit_count()
+            move = policy.fast_follow(
+                hand, last, reversed_order, style, card_count(held[round_.last_seat])
             )
         else:
             legal = round_.legal_moves()
             if len(legal) == 1:
                 move = legal[0]
             else:
-                move = follow_play(
-                    hand, legal, reversed_order, style, held[round_.last_seat].bit_count(), last
+                move = policy.follow_play(
+                    hand, legal, reversed_order, style, card_count(held[round_.last_seat]), last
                 )
-        apply(move)
+        if strict:
+            round_.apply(move)
+        else:
+            round_.apply_unchecked(move)
     return players - round_.places.index(me)  # R22: the place ``me`` took

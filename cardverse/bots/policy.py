@@ -28,15 +28,22 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..engine import DISCARD, GIVE, PASS
-from ..engine.cards import JOKER_MASK, NATURAL_MASK, NUM_RANKS, RANK_2, RANK_8, cards_of
+from ..engine.cards import (
+    JOKER_MASK,
+    NATURAL_MASK,
+    NIBBLE_COUNT,
+    NUM_RANKS,
+    RANK_2,
+    RANK_8,
+    cards_of,
+)
 from ..engine.options import Rules
 from ..engine.order import clearing_rank
 from ..engine.order import rank_strength as _rank_strength
 from ..engine.order import strength as play_strength
 from ..engine.order import weakest_card_strength as _weakest_card_strength
 from ..engine.parts.forbidden_finish import is_forbidden_finish
-from ..engine.plays import CARDS_MASK, play_info
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.ruleset import ruleset_for
 
 
@@ -66,7 +73,7 @@ class Style(NamedTuple):
 
 def rank_counts(hand: int) -> list[int]:
     """How many natural cards of each rank (index 0 = the 3) a hand holds."""
-    return [((hand >> (r << 2)) & 15).bit_count() for r in range(NUM_RANKS)]
+    return [NIBBLE_COUNT[(hand >> (r << 2)) & 15] for r in range(NUM_RANKS)]
 
 
 rank_strength = _rank_strength  # the engine's order in force (R3), shared by every bot
@@ -97,7 +104,7 @@ def revolution_gain(counts: list[int], revolution: bool, skip: int) -> int:
     for rank in range(NUM_RANKS):
         if rank != skip and counts[rank]:
             gain += counts[rank] * (
-                rank_strength(rank, not revolution) - rank_strength(rank, revolution)
+                _rank_strength(rank, not revolution) - _rank_strength(rank, revolution)
             )
     return gain
 
@@ -380,8 +387,8 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
         if not nibble:
             continue
         groups += 1
-        size = nibble.bit_count()
-        strength = rank_strength(rank, revolution)
+        size = NIBBLE_COUNT[nibble]
+        strength = _rank_strength(rank, revolution)
         if rank == clear_rank or (eight and rank == RANK_8) or (four_control and size == 4):
             control.append((rank, strength, size))
         else:
@@ -422,19 +429,24 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
         return PASS
     size = info.size
     old = info.rank
+    # The ranks that beat ``old``, weakest first, as a counted loop (compiled, a stored range
+    # would be iterated as Python objects).
     if revolution:
-        ranks = range(old if style.equal_plays else old - 1, -1, -1)
+        first, step = (old if style.equal_plays else old - 1), -1
+        steps = first + 1
     else:
-        ranks = range(old if style.equal_plays else old + 1, NUM_RANKS)
+        first, step = (old if style.equal_plays else old + 1), 1
+        steps = NUM_RANKS - first
     clear_rank = clearing_rank(revolution)
     eight = style.eight_stop
     four_control = style.revolution_rule and size == 4
     breaking = -1
     controls: list[int] = []
-    for rank in ranks:
+    for index in range(steps):
+        rank = first + index * step
         shift = rank << 2
         nibble = (hand >> shift) & 15
-        count = nibble.bit_count()
+        count = NIBBLE_COUNT[nibble]
         if count < size:
             continue
         if count == size and nibble << shift == hand:
@@ -454,21 +466,29 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
     control_groups = 0
     rev_rule = style.revolution_rule
     for rank in range(NUM_RANKS):
-        count = ((hand >> (rank << 2)) & 15).bit_count()
+        count = NIBBLE_COUNT[(hand >> (rank << 2)) & 15]
         if count:
             if rank == clear_rank or (eight and rank == RANK_8) or (rev_rule and count == 4):
                 control_groups += 1
             else:
                 weak += 1
 
-    def cheapest_key(rank: int) -> tuple[bool, int]:
-        keeps = rank == clear_rank or (eight and rank == RANK_8)
-        return (not keeps, rank_strength(rank, revolution))
-
-    rank = min(controls, key=cheapest_key)
+    # The cheapest control: one that keeps the lead first, then the weakest (the first such).
+    rank = -1
+    best_keeps = False
+    best_strength = 0
+    for candidate in controls:
+        keeps = candidate == clear_rank or (eight and candidate == RANK_8)
+        strength = _rank_strength(candidate, revolution)
+        if (
+            rank < 0
+            or (keeps and not best_keeps)
+            or (keeps == best_keeps and strength < best_strength)
+        ):
+            rank, best_keeps, best_strength = candidate, keeps, strength
     nibble = (hand >> (rank << 2)) & 15
     # Spending part of a control group leaves it a control group; all of it, one fewer.
-    control_after = control_groups - (1 if nibble.bit_count() == size else 0)
+    control_after = control_groups - (1 if NIBBLE_COUNT[nibble] == size else 0)
     if weak <= control_after + 1 or (last_count <= 2 and control_groups >= 2):
         return _take(nibble, size) << (rank << 2)
     return PASS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     BLACK_JOKER,
@@ -35,11 +35,11 @@ from .plays import (
     hidden_count,
 )
 
-PLAY = "play"
-PASS_ACTION = "pass"
-GIVE_ACTION = "give"
-DISCARD_ACTION = "discard"
-ACTION_KINDS = (PLAY, PASS_ACTION, GIVE_ACTION, DISCARD_ACTION)
+PLAY: Final = "play"
+PASS_ACTION: Final = "pass"
+GIVE_ACTION: Final = "give"
+DISCARD_ACTION: Final = "discard"
+ACTION_KINDS: Final = (PLAY, PASS_ACTION, GIVE_ACTION, DISCARD_ACTION)
 
 
 class ActionFormatError(ValueError):

@@ -8,15 +8,15 @@ exchange gift between two other seats.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-GIVE_OWED = "give"
-DISCARD_OWED = "discard"
+GIVE_OWED: Final = "give"
+DISCARD_OWED: Final = "discard"
 
-FINISH = "finish"  # an ordinary going out: the highest free place (R20)
-FORBIDDEN = "forbidden"  # a forbidden finish: the lowest free place (R34)
-DOWNFALL = "downfall"  # the previous President's downfall: the lowest free place (R35)
-LAST = "last"  # the one seat left holding cards takes the place that is left (R20, R40)
+FINISH: Final = "finish"  # an ordinary going out: the highest free place (R20)
+FORBIDDEN: Final = "forbidden"  # a forbidden finish: the lowest free place (R34)
+DOWNFALL: Final = "downfall"  # the previous President's downfall: the lowest free place (R35)
+LAST: Final = "last"  # the one seat left holding cards takes the place that is left (R20, R40)
 
 
 class Played(NamedTuple):

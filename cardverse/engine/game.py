@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
+from typing import Final
 
 from .cards import card_name, cards_of, deck_mask
 from .dealing import deal, first_round_leader
@@ -17,14 +18,13 @@ from .events import Event, ExchangeGift, GameOver, Passed, Played, RoundOver, Ro
 from .exchange import ExchangePair, exchange_pairs, highest_cards, is_highest_choice
 from .movegen import give_moves
 from .options import Rules
-from .plays import CARDS_MASK, DISCARD, GIVE, PASS
+from .plays import CARDS_MASK, GIVE, PASS
 from .refusals import IllegalAction, Refusal, refuse
 from .rounds import Round
 from .scoring import round_points, standings, title_for_place
 
-_new_event = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
-_GIVE_OR_DISCARD = GIVE | DISCARD
-_PASSED = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
+_new_event: Final = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
+_PASSED: Final = tuple(Passed(seat) for seat in range(8))  # events are values: one per seat will do
 
 
 class Phase(StrEnum):
@@ -37,10 +37,10 @@ class Phase(StrEnum):
 
 
 # Module constants: reading an enum member off its class is slow on Python 3.11's hot path.
-_PLAY = Phase.PLAY
-_EXCHANGE = Phase.EXCHANGE
-_ROUND_OVER = Phase.ROUND_OVER
-_GAME_OVER = Phase.GAME_OVER
+_PLAY: Final = Phase.PLAY
+_EXCHANGE: Final = Phase.EXCHANGE
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_GAME_OVER: Final = Phase.GAME_OVER
 
 
 class DealError(ValueError):
@@ -268,26 +268,45 @@ class Game:
             if refusal is not None:
                 raise IllegalAction(refusal)
         if phase is _PLAY:
-            round_ = self.round
-            assert round_ is not None
-            actor = round_.turn
-            log = round_.log
-            assert log is not None
-            round_.apply(move)
-            events: list[Event]
-            if move == PASS:
-                events = [_PASSED[actor]]
-            elif move & _GIVE_OR_DISCARD:
-                events = []  # the round tells the give or discard with its receiver
-            else:
-                events = [_new_event(Played, (actor, move))]
-            if log:
-                events.extend(log)
-                log.clear()
-            if round_.turn < 0:
-                self._end_round(round_, events)
-            return events
+            return self._play(move, False)
         return self._apply_give(move)
+
+    def apply_trusted(self, move: int) -> list[Event]:
+        """Make ``move``, taken from :meth:`legal_moves` of this very state, without checking it
+        again; returns the events like :meth:`apply`. For search and benchmarks that pick
+        from the legal list; anything from outside (a player, a record) goes through
+        :meth:`apply`. A move that is not in the list gives an undefined state.
+        """
+        if self.phase is not _PLAY:
+            if self.phase is _EXCHANGE:
+                return self._apply_give(move)
+            return self.apply(move)  # no legal move between rounds: refused as such
+        return self._play(move, True)
+
+    def _play(self, move: int, trusted: bool) -> list[Event]:
+        round_ = self.round
+        assert round_ is not None
+        actor = round_.turn
+        log = round_.log
+        assert log is not None
+        owed = round_.owed is not None  # then the move is the give or discard owed
+        if trusted:
+            round_.apply_unchecked(move)
+        else:
+            round_.apply(move)
+        events: list[Event]
+        if move == PASS:
+            events = [_PASSED[actor]]
+        elif owed:
+            events = []  # the round tells the give or discard with its receiver
+        else:
+            events = [_new_event(Played, (actor, move))]
+        if log:
+            events.extend(log)
+            log.clear()
+        if round_.turn < 0:
+            self._end_round(round_, events)
+        return events
 
     def _apply_give(self, move: int) -> list[Event]:
         pair = self.pending.pop(0)
@@ -329,8 +348,9 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (for search); the random generator is copied too."""
-        other = Game.__new__(Game)
-        other.rules = self.rules
+        # Built on the first deal, then every field copied (compiled classes have no bare
+        # ``__new__``).
+        other = Game(self.rules, hands=self.deals[0])
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.round_number = self.round_number

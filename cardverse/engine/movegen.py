@@ -8,14 +8,15 @@ and straights are added on top.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .cards import BLACK_JOKER, JOKER_MASK, NUM_RANKS, RED_JOKER
 from .plays import GIVE, STRAIGHT, PlayInfo, declare, play_info
 
 # _SETS_OF_SIZE[rank][pattern][k]: natural k-card sets of ``rank`` within the 4-bit suit pattern.
-_SETS_OF_SIZE: list[list[list[tuple[int, ...]]]] = []
+_SETS_OF_SIZE: Final[list[list[list[tuple[int, ...]]]]] = []
 # _ALL_SETS[rank][pattern]: every natural set of ``rank`` within the pattern.
-_ALL_SETS: list[list[tuple[int, ...]]] = []
+_ALL_SETS: Final[list[list[tuple[int, ...]]]] = []
 for _rank in range(NUM_RANKS):
     _by_pattern: list[list[tuple[int, ...]]] = []
     _all_by_pattern: list[tuple[int, ...]] = []
@@ -27,7 +28,7 @@ for _rank in range(NUM_RANKS):
     _SETS_OF_SIZE.append(_by_pattern)
     _ALL_SETS.append(_all_by_pattern)
 
-_JOKER_SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_JOKER_SUBSETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 for _jokers in range(4):
     _jmask = _jokers << RED_JOKER
     _JOKER_SUBSETS[_jmask] = tuple(
@@ -60,12 +61,14 @@ def set_plays(hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bo
         return out
     size = old.size
     if not old.all_jokers:
+        # Ranks that beat the play, lowest first, as literal bounds: compiled, a stored range
+        # would be iterated as Python objects.
         if revolution:
-            ranks = range(0, old.rank + 1 if equal_plays else old.rank)
+            low, high = 0, (old.rank + 1 if equal_plays else old.rank)
         else:
-            ranks = range(old.rank if equal_plays else old.rank + 1, NUM_RANKS)
+            low, high = (old.rank if equal_plays else old.rank + 1), NUM_RANKS
         table = _SETS_OF_SIZE
-        for rank in ranks:
+        for rank in range(low, high):
             pattern = (hand >> (rank * 4)) & 15
             if pattern:
                 out.extend(table[rank][pattern][size])
@@ -105,27 +108,27 @@ def _add_joker_sets(
                         out.append(natural_part | joker_part)
 
 
-# The ranks one suit holds, as a 13-bit set, from the hand's bits (every 4th bit): four
-# ranks at a time through a small table.
-_NIBBLE_LOW_BITS = {
-    sum(1 << (4 * i) for i in range(4) if value >> i & 1): value for value in range(16)
-}
-_SUIT_BITS = sum(1 << (4 * r) for r in range(NUM_RANKS))
-
-# Straights of one suit, by (suit, ranks held, jokers held, the play to beat, order, equal plays).
-_STRAIGHTS_CACHE: dict[tuple[int, int, int, tuple[int, int, int] | None, bool, bool], list[int]]
-_STRAIGHTS_CACHE = {}
+# Straights of one suit, by one integer packing (suit, ranks held, jokers held, the play to beat,
+# order, equal plays): see :func:`straight_plays`.
+_STRAIGHTS_CACHE: Final[dict[int, list[int]]] = {}
 
 
-def _suit_ranks(hand: int, suit: int) -> int:
-    bits = (hand >> suit) & _SUIT_BITS
-    table = _NIBBLE_LOW_BITS
-    return (
-        table[bits & 0x1111]
-        | table[(bits >> 16) & 0x1111] << 4
-        | table[(bits >> 32) & 0x1111] << 8
-        | table[(bits >> 48) & 0x1111] << 12
-    )
+def _suit_ranks(hand: int) -> tuple[int, int, int, int]:
+    """The ranks each suit holds (clubs, diamonds, hearts, spades), as 13-bit sets."""
+    clubs = diamonds = hearts = spades = 0
+    for rank in range(NUM_RANKS):
+        nibble = (hand >> (rank << 2)) & 15
+        if nibble:
+            bit = 1 << rank
+            if nibble & 1:
+                clubs |= bit
+            if nibble & 2:
+                diamonds |= bit
+            if nibble & 4:
+                hearts |= bit
+            if nibble & 8:
+                spades |= bit
+    return clubs, diamonds, hearts, spades
 
 
 def straight_plays(
@@ -141,16 +144,20 @@ def straight_plays(
         return out
     jokers = (hand >> RED_JOKER) & 3
     if old is None:
-        target = None
+        target = 0
         revolution = equal_plays = False  # on lead the order does not matter
-    else:
-        target = (old.size, old.rank, old.bottom)
+    else:  # 4 bits each: size (3..13), top, bottom; 0 on lead
+        target = (old.size << 8) | (old.rank << 4) | old.bottom
+    # The cache key, one small integer: target (12 bits), order and equal plays (2), jokers (2),
+    # ranks held (13), suit (2).
+    base = ((target << 2 | revolution << 1 | equal_plays) << 2 | jokers) << 13
     cache = _STRAIGHTS_CACHE
+    clubs, diamonds, hearts, spades = _suit_ranks(hand)
     for suit in range(4):
-        present = _suit_ranks(hand, suit)
+        present = clubs if suit == 0 else diamonds if suit == 1 else hearts if suit == 2 else spades
         if not present:
             continue
-        key = (suit, present, jokers, target, revolution, equal_plays)
+        key = (base | present) << 2 | suit
         moves = cache.get(key)
         if moves is None:
             if len(cache) > 200_000:

@@ -7,10 +7,12 @@ ranks plays (the referee, the bots, the notation) asks this module, never its ow
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import RANK_2, RANK_3
 from .plays import play_info
 
-ALL_JOKER_STRENGTH = 13  # a set made only of jokers outranks every natural set (R5)
+ALL_JOKER_STRENGTH: Final = 13  # a set made only of jokers outranks every natural set (R5)
 
 
 def order_reversed(revolution: bool, jack_back: bool) -> bool:

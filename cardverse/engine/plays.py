@@ -17,7 +17,7 @@ A *move* is an ``int``, small and fast to compare and hash:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import (
     BLACK_JOKER,
@@ -32,18 +32,18 @@ from .cards import (
     cards_of,
 )
 
-STRAIGHT = 1 << 54
-_RJ_SHIFT = 56
-_BJ_SHIFT = 60
-GIVE = 1 << 64
-PASS = 1 << 65
-DISCARD = 1 << 66
-HIDDEN = 1 << 67
-CARDS_MASK = (1 << 54) - 1
+STRAIGHT: Final = 1 << 54
+_RJ_SHIFT: Final = 56
+_BJ_SHIFT: Final = 60
+GIVE: Final = 1 << 64
+PASS: Final = 1 << 65
+DISCARD: Final = 1 << 66
+HIDDEN: Final = 1 << 67
+CARDS_MASK: Final = (1 << 54) - 1
 
-ALL_JOKER_RANK = NUM_RANKS  # the rank key of a set made only of jokers (R5)
-MAX_SET_SIZE = 4
-MIN_STRAIGHT = 3
+ALL_JOKER_RANK: Final = NUM_RANKS  # the rank key of a set made only of jokers (R5)
+MAX_SET_SIZE: Final = 4
+MIN_STRAIGHT: Final = 3
 
 
 class PlayInfo(NamedTuple):
@@ -166,7 +166,7 @@ def analyse(move: int) -> PlayInfo:
     return PlayInfo(True, size, ranks[-1], ranks[0], ranks[0] <= RANK_8 <= ranks[-1], False)
 
 
-_INFO_CACHE: dict[int, PlayInfo] = {}
+_INFO_CACHE: Final[dict[int, PlayInfo]] = {}
 
 
 def play_info(move: int) -> PlayInfo:

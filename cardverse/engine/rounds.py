@@ -13,7 +13,7 @@ a typed event (:mod:`cardverse.engine.events`); the action itself is the caller'
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import NATURAL_MASK, RANK_2, RANK_3, card_name, cards_of
 from .events import (
@@ -48,10 +48,12 @@ from .plays import (
 from .refusals import IllegalAction, Refusal, refuse
 from .ruleset import ruleset_for
 
-RANK_WORDS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
-OWED_RULE = {GIVE_OWED: "R36", DISCARD_OWED: "R37"}
-OWED_FLAG = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
-_GIVE_OR_DISCARD = GIVE | DISCARD
+RANK_WORDS: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
+OWED_RULE: Final = {GIVE_OWED: "R36", DISCARD_OWED: "R37"}
+OWED_FLAG: Final = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
+_GIVE_OR_DISCARD: Final = GIVE | DISCARD
+# Events of the hot path built without NamedTuple's Python-level ``__new__``.
+_new_event: Final = tuple.__new__
 
 
 class TrickState(NamedTuple):
@@ -98,6 +100,7 @@ class Round:
         "places",
         "players",
         "previous_president",
+        "recording",
         "reversed_now",
         "revolution",
         "revolution_rule",
@@ -161,21 +164,57 @@ class Round:
         self.history: list[tuple[int, int, int]] = []  # (trick number, seat, move) this round
         self.log: list[Event] | None = None
         self._legal: list[int] | None = None
+        #: whether actions are written to ``trick`` and ``history`` (off in :meth:`playout`)
+        self.recording = True
 
     def clone(self) -> Round:
         """An independent copy of this round (for search and what-if analysis); no event log."""
-        other = Round.__new__(Round)
-        for name in Round.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.finished = list(self.finished)
-        other.places = list(self.places)
-        other.bottom_seats = list(self.bottom_seats)
-        other.out_of_play = list(self.out_of_play)
-        other.give_receivers = list(self.give_receivers)
+        return self._copy(self.hands, self.recording)
+
+    def playout(self, hands: list[int]) -> Round:
+        """A copy of this round with ``hands`` dealt, for a simulated finish (search).
+
+        It keeps no record: ``trick``, ``history`` and the gives' receivers start empty and stay
+        so, and there is no event log; everything the rules read (hands, the trick's state,
+        places, what is owed) moves on as in any round, so its moves and places are the same.
+        """
+        return self._copy(hands, False)
+
+    def _copy(self, hands: list[int], recording: bool) -> Round:
+        # The constructor, then every field: compiled classes have no bare ``__new__``.
+        other = Round(self.rules, hands, self.turn)
         other._owed_queue = list(self._owed_queue)
-        other.trick = list(self.trick)
-        other.history = list(self.history)
+        other._resume_clear = self._resume_clear
+        other.bottom_place = self.bottom_place
+        other.bottom_seats = list(self.bottom_seats)
+        other.discarded = self.discarded
+        other.eight_stop = self.eight_stop
+        other.equal_plays = self.equal_plays
+        other.fallen = self.fallen
+        other.finished = list(self.finished)
+        other.jack_back = self.jack_back
+        other.last_move = self.last_move
+        other.last_seat = self.last_seat
+        other.lock = self.lock
+        other.out_of_play = list(self.out_of_play)
+        other.owed = self.owed
+        other.passed = self.passed
+        other.places = list(self.places)
+        other.players = self.players
+        other.previous_president = self.previous_president
+        other.reversed_now = self.reversed_now
+        other.revolution = self.revolution
+        other.revolution_rule = self.revolution_rule
+        other.spade_three = self.spade_three
+        other.straights = self.straights
+        other.top_place = self.top_place
+        other.trick_number = self.trick_number
+        other.turn = self.turn
+        other.recording = recording
+        if recording:
+            other.give_receivers = list(self.give_receivers)
+            other.history = list(self.history)
+            other.trick = list(self.trick)
         other.log = None
         other._legal = None
         return other
@@ -444,26 +483,31 @@ class Round:
         """Make a move already known to be legal (from :meth:`legal_moves`)."""
         seat = self.turn
         self._legal = None
+        recording = self.recording
         if move == PASS:
-            self.history.append((self.trick_number, seat, move))
-            self.trick.append((seat, move))
+            if recording:
+                self.history.append((self.trick_number, seat, move))
+                self.trick.append((seat, move))
             self.passed |= 1 << seat
             self._next_turn(seat)
             return
         if self.owed is not None:  # only a give or a discard is legal now
             self._make_owed(seat, move)
             return
-        self.history.append((self.trick_number, seat, move))
-        self.trick.append((seat, move))
+        if recording:
+            self.history.append((self.trick_number, seat, move))
+            self.trick.append((seat, move))
         hand = self.hands[seat] & ~move
         self.hands[seat] = hand
-        info = play_info(move)
         reversed_before = self.reversed_now
-        # R14, R17: judged by the order in force before the play.
+        # R14, R17: a set of the clearing rank (by the order in force before the play) clears;
+        # a set's rank is its lowest natural card's (no shape lookup on this hot path).
+        naturals = move & NATURAL_MASK
         clears = (
-            not info.all_jokers
-            and not info.straight
-            and info.rank == (RANK_3 if reversed_before else RANK_2)
+            naturals != 0
+            and not move & STRAIGHT
+            and ((naturals & -naturals).bit_length() - 1) >> 2
+            == (RANK_3 if reversed_before else RANK_2)
         )
         if not self._follows:
             self.last_move = move
@@ -472,7 +516,7 @@ class Round:
                 self._go_out(seat, FINISH)
                 if self._round_ends():
                     return
-        elif self._follow_play(seat, move, info, hand, reversed_before, clears):
+        elif self._follow_play(seat, move, play_info(move), hand, reversed_before, clears):
             return
         if clears:
             self._end_trick(seat, True)
@@ -556,11 +600,13 @@ class Round:
         owed = self.owed
         assert owed is not None
         cards = move & CARDS_MASK
-        self.history.append((self.trick_number, seat, move))
+        if self.recording:
+            self.history.append((self.trick_number, seat, move))
         self.hands[seat] &= ~cards
         if owed.owed == GIVE_OWED:
             self.hands[owed.receiver] |= cards
-            self.give_receivers.append((len(self.history) - 1, owed.receiver))
+            if self.recording:
+                self.give_receivers.append((len(self.history) - 1, owed.receiver))
             if self.log is not None:
                 self.log.append(Gave(seat, owed.receiver, cards, owed.number))
         else:
@@ -592,7 +638,7 @@ class Round:
         self.places[place] = seat
         self.finished.append(seat)
         if self.log is not None:
-            self.log.append(WentOut(seat, place, how))
+            self.log.append(_new_event(WentOut, (seat, place, how)))
         for part in self._rs.placers:
             part.after_place(self, seat, place)
 
@@ -614,7 +660,7 @@ class Round:
             self.places[place] = last
             self.finished.append(last)
             if self.log is not None:
-                self.log.append(WentOut(last, place, LAST))
+                self.log.append(_new_event(WentOut, (last, place, LAST)))
         self.turn = -1
         self.owed = None
         self._owed_queue = []
@@ -636,7 +682,8 @@ class Round:
 
     def _end_trick(self, winner: int, cleared: bool) -> None:
         self.trick_number += 1
-        self.trick = []
+        if self.recording:
+            self.trick = []
         self.last_move = None
         self.last_seat = -1
         self.passed = 0
@@ -644,7 +691,7 @@ class Round:
         self.turn = leader = winner if self.hands[winner] else self.next_holder(winner)
         log = self.log
         if log is not None:
-            log.append(TrickEnded(winner, leader, cleared))
+            log.append(_new_event(TrickEnded, (winner, leader, cleared)))
         if self.jack_back:
             self.jack_back = False  # R32: the next trick is played in the revolution's order
             self.reversed_now = self.revolution

@@ -71,7 +71,14 @@ _CACHE: dict[Rules, Ruleset] = {}
 
 def ruleset_for(rules: Rules) -> Ruleset:
     """The (cached) composed parts of ``rules``."""
+    last = _LAST[0]
+    if last is not None and last.rules is rules:  # the same object again (search): no hashing
+        return last
     found = _CACHE.get(rules)
     if found is None:
         found = _CACHE[rules] = Ruleset(rules)
+    _LAST[0] = found
     return found
+
+
+_LAST: list[Ruleset | None] = [None]  # the last answer of ruleset_for

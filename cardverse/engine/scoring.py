@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-PRESIDENT = "president"
-VICE_PRESIDENT = "vice_president"
-CITIZEN = "citizen"
-VICE_SCUM = "vice_scum"
-SCUM = "scum"
-TITLES = (PRESIDENT, VICE_PRESIDENT, CITIZEN, VICE_SCUM, SCUM)
+from typing import Final
+
+PRESIDENT: Final = "president"
+VICE_PRESIDENT: Final = "vice_president"
+CITIZEN: Final = "citizen"
+VICE_SCUM: Final = "vice_scum"
+SCUM: Final = "scum"
+TITLES: Final = (PRESIDENT, VICE_PRESIDENT, CITIZEN, VICE_SCUM, SCUM)
 
 
 def title_for_place(place: int, players: int) -> str:

@@ -34,7 +34,7 @@ class JackBack(Part):
         page="jack-back",
     )
     house_rule = True
-    reports = ("jack_back",)
+    reports: tuple[str, ...] = ("jack_back",)
     # The order in force is all it changes: tables and the bots' shortcut read that order.
 
     def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:

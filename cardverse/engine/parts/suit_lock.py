@@ -46,7 +46,7 @@ class SuitLock(Part):
         codes=("outside_lock",),
     )
     house_rule = True
-    reports = ("lock",)
+    reports: tuple[str, ...] = ("lock",)
     fast_tables = False  # the generic filter drops plays outside the lock
     fast_playouts = False  # suits matter
 
