@@ -48,10 +48,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pairing", type=parse_pairing, action="append", required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--append", action="store_true", help="keep the pairings already in --out (same date)"
+    )
     args = parser.parse_args(argv)
     rules = rules_from_dict({"preset": args.preset, "players": 4})
     pairings: list[dict[str, Any]] = []
     date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+    about = "python -m bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.append and args.out.exists():
+        kept = json.loads(args.out.read_text(encoding="utf-8"))
+        pairings = kept["pairings"]
+        about = kept["about"] + "; then " + about
     for player, opponent, deals in args.pairing:
         started = time.monotonic()
         lineup = [player, opponent, opponent, opponent]
@@ -70,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                 "player_result": report["by_kind"][player],
                 "opponent_result": report["by_kind"][opponent],
                 "seconds": round(time.monotonic() - started),
+                "command": about.rsplit("; then ", 1)[-1],
             }
         )
         row = report["by_kind"][player]
@@ -80,8 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         # The file is rewritten after every pairing, so a long run's figures so far are kept.
         document = {
-            "about": "Arena run for the /bots page: python -m bench.strength "
-            + " ".join(argv if argv is not None else sys.argv[1:]),
+            "about": about,
             "date": date,
             "version": __version__,
             "preset": args.preset,

@@ -28,6 +28,9 @@ from cardverse.bots.policy import (
     follow_play,
     lead_play,
 )
+from cardverse.bots.policy import (
+    choose as policy_choose,
+)
 from cardverse.engine import GIVE, PASS, Game, Phase, PlayerView, Round, Rules, player_view
 from cardverse.engine.cards import JOKER_MASK, parse_cards
 from cardverse.engine.exchange import card_height
@@ -578,16 +581,20 @@ def test_R30_hard_beats_easy_in_a_short_match() -> None:
 
 
 def test_R29_normal_clears_with_a_2_then_goes_out() -> None:
-    """The rules of thumb would cover the 8 with the queen; the 2 clears, then the queen wins."""
+    """The rules of thumb would cover the 8 with the queen (a king may take it, then a pair of 4s
+    the seat cannot cover); the 2 clears the pile, and the queen is then the last card."""
     from cardverse.puzzles import puzzle_view
 
     position = {
         "rules": {"preset": "cardverse", "players": 3},
-        "hands": [["4D", "5H", "9C"], ["QS", "2S"], ["6D", "7H"]],
+        "hands": [["4D", "4H", "KC"], ["QS", "2S"], ["6D", "7H"]],
         "trick": [{"seat": 0, "action": "play", "cards": ["8C"]}],
         "turn": 1,
     }
     view = puzzle_view(position)
+    style = Style.of(view.rules)
+    thumb = policy_choose(view.hand, view.legal_moves, cards("8C"), False, style, 2, 3)
+    assert thumb == cards("QS")
     assert NormalBot().choose(view) == cards("2S")
 
 

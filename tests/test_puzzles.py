@@ -14,14 +14,14 @@ from cardverse.puzzles import Puzzle, PuzzleError, load, puzzle_round, puzzle_vi
 
 SUITE = Path(__file__).parent / "puzzles" / "sure_wins.json"
 PUZZLES = load(SUITE)
-PLAYOUTS = 100  # a fixed budget: the test's time does not depend on the machine's speed
+PLAYOUTS = 200  # a fixed budget: the test's time does not depend on the machine's speed
 
 
 def test_the_suite_spans_presets_options_and_table_sizes() -> None:
     assert len(PUZZLES) >= 60
     rule_sets = {tuple(sorted(p.position["rules"].items())) for p in PUZZLES}
     options = {key for p in PUZZLES for key in p.position["rules"]} - {"preset", "players"}
-    assert {"jokers", "straights", "eight_stop", "revolution", "equal_plays"} <= options
+    assert {"jokers", "straights", "eight_stop", "revolution"} <= options
     assert {p.position["rules"]["preset"] for p in PUZZLES} == {"cardverse", "standard"}
     assert len(rule_sets) >= 10
     assert any(p.position["trick"] for p in PUZZLES)  # answers to a trick as well as leads
