@@ -9,6 +9,11 @@ time:
 - actions per second accepted by the server;
 - the time from sending an action until all four seats have received the state it produced
   (median, 99th percentile, maximum);
+- the WebSocket frames and bytes the four seats received per action (all messages: states,
+  changes, acks, table messages);
+- the server's CPU per action, also over what it spends idle with every seat connected (the
+  heartbeat's pings: a cost per second, which weighs more per action the fewer actions a
+  loaded machine lets through);
 - the server's memory per table (resident memory after the tables are open and playing, minus
   before, divided by N) and its CPU use.
 
@@ -74,6 +79,9 @@ class Bench:
         self.ready = 0
         self.sent = 0
         self.go = asyncio.Event()
+        self.frames = 0  # WebSocket frames the simulated people received while measuring
+        self.bytes = 0  # ... and their bytes
+        self.gaps = 0  # changes that did not follow the state a seat held (must stay 0)
 
     async def seat(self, table_id: str, join: dict[str, Any], rng: random.Random) -> None:
         args = self.args
@@ -87,22 +95,33 @@ class Bench:
             host = "token" in join
             started = False
             loads = json.loads
+            v_seen = -1
+            turn: int | None = None
+            legal: list[dict[str, Any]] = []
             async for text in ws:
-                if text.startswith('{"type":"state"'):
-                    # A simulated person reads only what it needs: the version, and the
-                    # whole message only when its legal moves are listed (its turn).
-                    v = int(text[text.index('"v":') + 4 : text.index(",", 20)])
-                    self._received(table_id, v)
-                    if self.stopping or '"legal_moves":[]' in text or v <= acted_v:
-                        continue
-                    message = loads(text)
+                if self.measuring:
+                    self.frames += 1
+                    self.bytes += len(text.encode())
+                message = loads(text)
+                kind = message["type"]
+                if kind in ("state", "change"):
+                    # A simulated person keeps what it needs of its view: the version, whose
+                    # turn it is and its legal moves (a change names only what changed).
                     view = message["view"]
-                    if view["turn"] != my_seat or not view["legal_moves"]:
+                    if kind == "change" and message["from"] != v_seen:
+                        self.gaps += 1
+                    v = v_seen = message["v"]
+                    if "turn" in view:
+                        turn = view["turn"]
+                    if "legal_moves" in view:
+                        legal = view["legal_moves"]
+                    self._received(table_id, v)
+                    if self.stopping or not legal or turn != my_seat or v <= acted_v:
                         continue
                     acted_v = v
                     if args.think > 0:
                         await asyncio.sleep(rng.expovariate(1000.0 / args.think))
-                    move = dict(rng.choice(view["legal_moves"]))
+                    move = dict(rng.choice(legal))
                     action = move.pop("action")
                     seq += 1
                     self.sent += 1
@@ -177,6 +196,11 @@ class Bench:
         setup = time.perf_counter() - setup
         await asyncio.sleep(0.5)
         rss_seated = _rss_kib(server_pid)
+        # What the server spends with every seat connected and nobody playing (the heartbeat's
+        # pings, timers): a cost per second, not per action.
+        idle0, idle_started = _cpu_seconds(server_pid), time.perf_counter()
+        await asyncio.sleep(args.idle)
+        idle_rate = (_cpu_seconds(server_pid) - idle0) / (time.perf_counter() - idle_started)
         self.go.set()
         await asyncio.sleep(args.warmup)
         rss_playing = _rss_kib(server_pid)
@@ -216,6 +240,13 @@ class Bench:
             },
             "server_cpu_percent": round(100 * cpu / elapsed, 1),
             "server_cpu_ms_per_action": round(1000 * cpu / max(1, self.actions), 3),
+            "server_idle_cpu_percent": round(100 * idle_rate, 1),
+            "server_cpu_ms_per_action_over_idle": round(
+                1000 * max(0.0, cpu - idle_rate * elapsed) / max(1, self.actions), 3
+            ),
+            "frames_per_action": round(self.frames / max(1, self.actions), 2),
+            "bytes_per_action": round(self.bytes / max(1, self.actions)),
+            "gaps": self.gaps,
             "clients_cpu_percent": round(100 * own / elapsed, 1),
             "setup_s": round(setup, 1),
             "server_rss_mib": {
@@ -243,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--idle", type=float, default=3.0, help="seconds the server's idle CPU is measured"
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean think time per action, ms (0: none)"
     )

@@ -146,6 +146,7 @@ class Soak:
                     pending: dict[int, float] = {}
                     my_seat = -1
                     acted_v = -1
+                    view: dict[str, Any] = {}  # what this person holds of its view
                     while not self.stopping and time.monotonic() < left:
                         try:
                             text = await asyncio.wait_for(ws.recv(), 5)
@@ -154,6 +155,11 @@ class Soak:
                             continue
                         message = json.loads(text)
                         kind = message["type"]
+                        if kind in ("state", "change") and "ack" in message:
+                            sent = pending.pop(message["ack"], None)  # a move's ack inside
+                            if sent is not None:
+                                self.action_latencies.append(time.perf_counter() - sent)
+                                self.actions += 1
                         if kind == "welcome":
                             my_seat = message["seat"]
                             token = token or message.get("token")
@@ -183,9 +189,12 @@ class Soak:
                                 self.games += 1
                                 seq += 1
                                 await ws.send(json.dumps({"type": "rematch", "seq": seq}))
-                        elif kind == "state":
-                            view = message["view"]
-                            if view["turn"] != my_seat or not view["legal_moves"]:
+                        elif kind in ("state", "change"):
+                            # a change names only the fields that changed
+                            view = message["view"] if kind == "state" else view
+                            if kind == "change":
+                                view.update(message["view"])
+                            if view.get("turn") != my_seat or not view.get("legal_moves"):
                                 continue
                             if message["v"] <= acted_v:
                                 continue

@@ -93,15 +93,20 @@ class PublicView:
         server keeps their text as the round goes)."""
         titles = titles_by_seat(list(self.places[-1])) if self.places else {}
         owed = self.owed
-        out: dict[str, Any] = {
-            "rules": self.rules.to_dict(),
+        out: dict[str, Any] = {}
+        if history:
+            out["rules"] = self.rules.to_dict()
+        out |= {
             "round": self.round_number,
             "phase": self.phase,
             "hand_counts": list(self.hand_counts),
             "turn": self.turn,
             "leader": self.leader,
-            "trick": [from_move(m, s).to_json() for s, m in self.trick],
-            "history": [{"trick": t, **from_move(m, s).to_json()} for t, s, m in self.history],
+        }
+        if history:
+            out["trick"] = [from_move(m, s).to_json() for s, m in self.trick]
+            out["history"] = [{"trick": t, **from_move(m, s).to_json()} for t, s, m in self.history]
+        out |= {
             "passed": list(self.passed),
             "finished": list(self.finished),
             "round_places": list(self.round_places),
@@ -127,8 +132,6 @@ class PublicView:
                 {"giver": g, "receiver": r, "count": c} for g, r, c in self.exchange_pairs
             ],
         }
-        if not history:
-            del out["rules"], out["trick"], out["history"]
         return out
 
 

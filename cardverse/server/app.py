@@ -46,6 +46,7 @@ from . import protocol as P
 from .protocol import ProtocolError, parse_client_message
 from .tables import Settings, Table, TableService
 from .viewfilter import render
+from .wire import Synced
 
 log = logging.getLogger("cardverse.server")
 
@@ -93,6 +94,7 @@ class WsConnection:
         self.table: Table | None = None
         self.standby = False  # over the table's watcher limit: may only join
         self.watch_only = False  # made with the watch link: may never take a seat
+        self.synced: Synced | None = None  # what it holds of the game (the table keeps it)
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
         self.outbox_limit = settings.outbox_limit
         self.outbox_bytes = settings.outbox_bytes

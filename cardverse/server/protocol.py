@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: changes of the game as `change` messages (docs/protocol.md)
 
 MAX_MESSAGE_BYTES = 4096  # a client message longer than this is refused (code message_too_large)
 MAX_NAME_LENGTH = 24
@@ -667,7 +667,8 @@ class AwayAction(_Server):
 
 
 class State(_Server):
-    """Your view of the game (with your legal moves) and the events that led to it."""
+    """Your full view of the game (with your legal moves) and the events that led to it.
+    ``ack``: your move that made this change (instead of an ``ack`` message)."""
 
     type: Literal["state"]
     v: int
@@ -678,6 +679,59 @@ class State(_Server):
     score: ScoreSheet
     log: list[Event] | None = None
     away: list[AwayAction] | None = None
+    ack: int | None = None
+
+
+class ViewChange(_Server):
+    """The fields of your view that changed (each one whole, as in :class:`ViewModel`),
+    except the history: ``history`` holds the entries from index ``history_at`` on (the
+    entries before it stay; ``history_at`` 0 starts the list again)."""
+
+    seat: int | None = None
+    rules: dict[str, Any] | None = None
+    round: int | None = None
+    phase: Literal["exchange", "play", "round_over", "game_over"] | None = None
+    hand: list[str] | None = None
+    hand_counts: list[int] | None = None
+    turn: int | None = None
+    leader: int | None = None
+    trick: list[ActionModel] | None = None
+    history_at: int | None = None
+    history: list[HistoryEntry] | None = None
+    passed: list[int] | None = None
+    finished: list[int] | None = None
+    round_places: list[int] | None = None
+    from_bottom: list[int] | None = None
+    fallen: list[int] | None = None
+    out_of_play: list[int] | None = None
+    discarded: list[str] | None = None
+    revolution: bool | None = None
+    jack_back: bool | None = None
+    lock: list[str] | None = None
+    owed: OwedModel | None = None
+    points: list[int] | None = None
+    places: list[list[int]] | None = None
+    titles: dict[str, str] | None = None
+    exchange: list[ExchangeEntry] | None = None
+    exchange_pairs: list[ExchangePairModel] | None = None
+    gives: list[GiveSeenModel] | None = None
+    legal_moves: list[ActionModel] | None = None
+
+
+class Change(_Server):
+    """Change ``v`` of the game, told to a connection that holds the state of change
+    ``from``: its events, the view fields that changed, the timer, the score sheet when it
+    changed, and ``ack`` when your move made it."""
+
+    type: Literal["change"]
+    v: int
+    from_: int = Field(alias="from")
+    at: Stamp
+    timer: TimerInfo | None
+    events: list[Event]
+    score: ScoreSheet | None = None
+    ack: int | None = None
+    view: ViewChange
 
 
 class Presence(_Server):
@@ -754,6 +808,7 @@ ServerMessage = Annotated[
     | Welcome
     | TableMsg
     | State
+    | Change
     | Presence
     | Ack
     | ErrorMsg

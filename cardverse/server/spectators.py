@@ -2,10 +2,11 @@
 
 A mixin of :class:`cardverse.server.tables.Table`. A spectator gets what is public (R26 for a
 person with no seat): the table, the pile, every card count, every play, pass and trick, and
-the score sheet, in a ``state`` whose view has ``seat: null``, an empty ``hand``, no
-``exchange`` and no ``legal_moves``. The view filter checks it like every message: a connection
-without a seat may see only the cards played this round. The table message counts them
-(``watching``).
+the score sheet, in a full ``state`` whose view has ``seat: null``, an empty ``hand``, no
+``exchange`` and no ``legal_moves``, then in ``change`` messages (one text made for all the
+spectators that hold the state before it, by the table). The view filter checks it like every
+message: a connection without a seat may see only the cards played this round. The table
+message counts them (``watching``).
 
 The **watch link** (``/w/{watch_id}``, WebSocket ``/ws/watch/{watch_id}``) is for an audience:
 its id is derived one way from the table id (:func:`watch_id_for`), so it does not reveal the
@@ -19,7 +20,7 @@ import base64
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from .viewfilter import SeatView, Shared, render
+from .viewfilter import SeatView, Shared
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -48,24 +49,18 @@ class Spectators:
             self, events: list[dict[str, Any]], view: Any, *, full: bool
         ) -> dict[str, Any]: ...
 
+        def _deliver(self, conn: Conn, text: str) -> None: ...
+
+        def _full_state_text(
+            self, conn: Conn, events: list[dict[str, Any]], *, ack: int | None = None
+        ) -> str: ...
+
     def _spectator_state(
         self, events: list[dict[str, Any]], shared: Shared, *, full: bool = False
     ) -> dict[str, Any]:
         return self._state_frame(events, SeatView(SPECTATOR_OWN, shared), full=full)
 
-    def _tell_watchers(
-        self, events: list[dict[str, Any]], shared: Shared, played: int | None
-    ) -> None:
-        """One state for every spectator, rendered (and checked) once."""
-        if not self.watchers or self.game is None:
-            return
-        text = render(self._spectator_state(events, shared), None, self.game, played=played)
-        for conn in list(self.watchers):
-            conn.send(text)
-
     def _send_spectator_full(self, conn: Conn) -> None:
-        game = self.game
-        if game is None:
+        if self.game is None:
             return
-        shared = self.wire.shared(game)
-        conn.send(render(self._spectator_state([], shared, full=True), None, game))
+        self._deliver(conn, self._full_state_text(conn, []))

@@ -12,7 +12,11 @@ awaiting in between, so a table needs no lock; only computer players' decisions 
 the loop), and a decision is dropped if the table moved on meanwhile (``v`` changed).
 
 Connections are anything with ``seat``, ``send(text)`` and ``close(code, reason)`` (see
-:class:`Conn`); every message to one goes through :func:`cardverse.server.viewfilter.render`.
+:class:`Conn`); every message to one goes through the view filter
+(:mod:`cardverse.server.viewfilter`). A change of the game is told to each connection in one
+frame, made by :meth:`Table._frame_for` and sent by :meth:`Table._deliver`: a ``change`` with
+what changed since the state that connection holds (:class:`cardverse.server.wire.Synced`), or
+the full ``state`` when it holds none; the parts every recipient shares are made once.
 """
 
 from __future__ import annotations
@@ -53,8 +57,8 @@ from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
 from .store import Store, StoredEvent
 from .story import AwayLog, RoundStory, final_titles, score_sheet
-from .viewfilter import render
-from .wire import WireViews
+from .viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
+from .wire import PublicChange, Synced, WireViews
 
 log = logging.getLogger("cardverse.server.tables")
 
@@ -105,6 +109,7 @@ class Conn(Protocol):
     seat: int | None
     table: Table | None
     standby: bool  # over the table's watcher limit: may only join
+    synced: Synced | None  # what it holds of the game (None: nothing yet); see wire.Synced
 
     def send(self, text: str) -> None: ...
 
@@ -197,6 +202,7 @@ class Table(SeatControls, Spectators):
         self._round_handle: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._deadline: tuple[int, float] | None = None  # (seat, loop time) of the turn timer
+        self._ack_due: tuple[Conn, int] | None = None  # an accepted move's ack, told with it
 
     # -- events: check, store, apply ------------------------------------------------------------
 
@@ -562,6 +568,8 @@ class Table(SeatControls, Spectators):
                 self._presence(seat)
                 self._schedule()  # no stand-in move; the person's timer if this one is refused
             self._move(index, message)
+            self._ack_due = (conn, seq)  # told in the change this move makes (one frame)
+            return
         elif kind == "leave":
             self._leave(conn, index, seq)
         else:
@@ -650,10 +658,8 @@ class Table(SeatControls, Spectators):
 
     def _send_full(self, conn: Conn) -> None:
         self._send(conn, self._table_message())
-        if self.game is not None and conn.seat is not None:
-            self._send(conn, self._state_message(conn.seat, [], full=True))
-        elif self.game is not None:
-            self._send_spectator_full(conn)
+        if self.game is not None:
+            self._deliver(conn, self._full_state_text(conn, []))
 
     def _not_playing(self) -> None:
         if self.phase == "playing":
@@ -793,7 +799,10 @@ class Table(SeatControls, Spectators):
 
     def _flush(self) -> None:
         """Schedule what comes next and tell everyone what changed."""
+        ack, self._ack_due = self._ack_due, None
         if not self.live:
+            if ack is not None:
+                self._ack(*ack)
             return
         events = self._events
         table_changed = self._table_changed
@@ -802,10 +811,13 @@ class Table(SeatControls, Spectators):
         self.story.add(events)
         if events:
             self._schedule()
+        if ack is not None and not (events and self.game is not None):
+            self._ack(*ack)
+            ack = None
         if table_changed:
             self._broadcast_table()
         if events and self.game is not None:
-            self._broadcast_state(events)
+            self._broadcast_state(events, ack)
 
     def _broadcast_table(self) -> None:
         self._send_public(self._table_message())
@@ -822,44 +834,119 @@ class Table(SeatControls, Spectators):
             else:
                 conn.send(text)
 
-    def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
+    def _broadcast_state(
+        self, events: list[dict[str, Any]], ack: tuple[Conn, int] | None = None
+    ) -> None:
+        """Tell every connection the change just made: each one frame (:meth:`_frame_for`),
+        sent by :meth:`_deliver`. ``ack``: the accepted move that made it, told in its
+        sender's frame."""
+        game = self.game
+        assert game is not None
+        conns = self._all_conns()
+        if not conns:
+            self.wire.forget_told()
+            if ack is not None:
+                self._ack(*ack)
+            return
+        change = self._change(events)
+        ack_conn, ack_seq = ack if ack is not None else (None, None)
+        for conn in conns:
+            frame = self._frame_for(conn, change, ack_seq if conn is ack_conn else None)
+            self._deliver(conn, frame)
+        if ack is not None and ack[0] not in conns:
+            self._ack(*ack)
+        if not (change.shared.ok and change.public.view.ok):
+            # The filter withheld the change: nobody holds its state, the next one goes whole.
+            self.wire.forget_told()
+            for conn in conns:
+                conn.synced = None
+
+    def _change(self, events: list[dict[str, Any]]) -> Change:
+        """The parts of the change just made that every recipient shares, made once."""
         game = self.game
         assert game is not None
         played = self.wire.played(game)
-        shared = self.wire.shared(game, played)
-        stamp = self._stamp()
-        timer = self._timer_info()
-        score = score_sheet(game)
-        for seat in self.seats:
-            conn = seat.conn
-            if conn is None:
-                continue
-            message = {
-                "type": "state",
+        public = self.wire.public_change(game, self.v, played, score_sheet)
+        head = _dumps(
+            {
+                "type": "change",
                 "v": self.v,
-                "at": stamp,
-                "timer": timer,
-                "events": events,
-                "score": score,
-                "view": self.wire.seat_view(game, seat.index, shared),
+                "from": public.base,
+                "at": self._stamp(),
+                "timer": self._timer_info(),
             }
-            conn.send(render(message, seat.index, game, played=played))
-        self._tell_watchers(events, shared, played)
+        )[1:-1]
+        tail = "" if public.score is None else ',"score":' + public.score
+        private: set[int] = set()
+        for event in events:
+            if "_private" in event:
+                private.update(event["_private"]["seats"])
+        public_events = resolve_private(events, None) if private else events
+        shared = share(head + ',"events":' + _dumps(public_events) + tail, game, played)
+        return Change(self.v, public, shared, head, tail, events, frozenset(private), played)
 
-    def _state_message(
-        self, index: int, events: list[dict[str, Any]], *, full: bool = False
-    ) -> dict[str, Any]:
-        """A seat's state; ``full`` (after join, sync, back) adds the round's events so far
-        (``log``) and what a stand-in did for this seat while it was away (``away``)."""
+    def _frame_for(self, conn: Conn, change: Change, ack: int | None = None) -> str:
+        """The one frame that tells ``conn`` the change: a ``change`` message when it holds
+        the state the change follows, else the full ``state``; ``ack`` is the number of the
+        move of its own that made the change."""
         game = self.game
         assert game is not None
-        view = self.wire.seat_view(game, index, self.wire.shared(game))
-        message = self._state_frame(events, view, full=full)
-        if full and self.seats[index].auto is None:
-            away = self.away.take(index, game)
-            if away:
-                message["away"] = away
-        return message
+        seat = conn.seat
+        synced = getattr(conn, "synced", None)
+        public = change.public
+        if (
+            synced is None
+            or public.base is None
+            or synced.v != public.base
+            or synced.seat != seat
+            or (seat is not None and self.seats[seat].conn is not conn)
+        ):
+            return self._full_state_text(conn, change.events, ack=ack)
+        synced.v = change.v
+        if seat is None and ack is None:
+            if change.spectators is None:
+                change.spectators = render_parts(change.shared, "", public.view, None, game)
+            return change.spectators
+        own = "" if seat is None else self.wire.own_change(game, seat, synced)
+        head: Shared | str = change.shared
+        if seat is not None and seat in change.private:
+            events = resolve_private(change.events, seat)
+            head = change.head + ',"events":' + _dumps(events) + change.tail
+        if ack is not None:
+            text = (head.text if isinstance(head, Shared) else head) + ',"ack":' + str(ack)
+            head = Shared(text, head.ok) if isinstance(head, Shared) else text  # no card added
+        return render_parts(head, own, public.view, seat, game, change.played)
+
+    def _deliver(self, conn: Conn, text: str) -> None:
+        """Send one frame to one connection (every state and change goes out here)."""
+        conn.send(text)
+
+    def _full_state_text(
+        self, conn: Conn, events: list[dict[str, Any]], *, ack: int | None = None
+    ) -> str:
+        """The full ``state`` for ``conn`` (its seat's, or a spectator's), with the round's
+        log; from now on it holds the state of change ``v``."""
+        game = self.game
+        assert game is not None
+        seat = conn.seat
+        shared = self.wire.shared(game)
+        synced = Synced(self.v, seat)
+        if seat is None:
+            message = self._spectator_state(events, shared, full=True)
+        else:
+            fields = self.wire.own_fields(game, seat)
+            synced.own = fields
+            synced.hand = game.hand(seat)
+            own = ",".join('"' + key + '":' + text for key, text in fields.items())
+            message = self._state_frame(events, SeatView(own, shared), full=True)
+            if self.seats[seat].auto is None:
+                away = self.away.take(seat, game)
+                if away:
+                    message["away"] = away
+        if ack is not None:
+            message["ack"] = ack
+        conn.synced = synced
+        return render(message, seat, game)
 
     def _state_frame(
         self, events: list[dict[str, Any]], view: Any, *, full: bool
@@ -1088,6 +1175,26 @@ class Table(SeatControls, Spectators):
             if seat.grace is not None:
                 seat.grace.cancel()
                 seat.grace = None
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+@dataclass(slots=True)
+class Change:
+    """One change of the game as told to every connection: ``shared`` holds the members of
+    the ``change`` message before its view that all share (made and checked once), ``head``
+    and ``tail`` the same without the events (for a seat whose events hold private cards)."""
+
+    v: int
+    public: PublicChange
+    shared: Shared
+    head: str
+    tail: str
+    events: list[dict[str, Any]]
+    private: frozenset[int]
+    played: int
+    spectators: str | None = None  # the spectators' frame, made once
 
 
 def _names(cards: int) -> list[str]:

@@ -20,6 +20,12 @@ history, counts…), built once per change and checked once by :func:`share` aga
 played this round, the only cards every seat may see. Both checks go through this module; the
 views hold only what a seat may see by construction, and this filter is the last line that makes
 the promise hold whatever a future message carries.
+
+A ``change`` message (what changed since the last state a connection holds) is made of parts
+in the same way (:func:`render_parts`): the members every recipient shares (the events without
+private cards, the public view fields that changed), checked once by :func:`share`, and the
+parts of one recipient (its own view fields that changed, events resolved for it), checked here
+for that recipient.
 """
 
 from __future__ import annotations
@@ -122,6 +128,46 @@ def share(text: str, game: Game | None, played: int | None = None, skip: int = 0
                 return Shared(text, False)
             break
     return Shared(text, True)
+
+
+def render_parts(
+    head: Shared | str,
+    own: str,
+    view: Shared,
+    seat: int | None,
+    game: Game | None,
+    played: int | None = None,
+) -> str:
+    """The JSON text ``{head,"view":{own,view}}`` as seat ``seat`` may receive it.
+
+    ``head`` holds the message's members before its view: a :class:`Shared` part (checked once
+    for every recipient by :func:`share`) or text made for this recipient alone, checked here
+    with ``own`` (the recipient's own view members) against what ``seat`` may see."""
+    STATS["messages"] += 1
+    if not view.ok or (isinstance(head, Shared) and not head.ok):
+        return _WITHHELD
+    if isinstance(head, Shared):
+        head_text, mine = head.text, own
+    else:
+        head_text, mine = head, head + ("," + own if own else "")
+    allowed: int | None = None
+    for match in _CARD_TEXT.finditer(mine):
+        if allowed is None:
+            allowed = visible_cards(game, seat, played)
+        if not allowed >> _CARD_INDEX[match.group()] & 1:
+            bad = forbidden_cards(json.loads("{" + mine + "}"), allowed)
+            if bad:
+                STATS["violations"] += 1
+                log.error("view filter stopped a change to seat %s holding %s", seat, bad)
+                return _WITHHELD
+            break  # the hit was inside free text
+    comma = "," if own and view.text else ""
+    return "{" + head_text + ',"view":{' + own + comma + view.text + "}}"
+
+
+def resolve_private(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """``events`` as seat ``seat`` may receive them (private parts resolved)."""
+    return _resolve_private({"events": events}, seat)["events"]  # type: ignore[no-any-return]
 
 
 def _resolve_private(message: dict[str, Any], seat: int | None) -> dict[str, Any]:

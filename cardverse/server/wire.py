@@ -9,11 +9,18 @@ serialisations instead of a full view per seat. The shared part is checked once 
 :func:`cardverse.server.viewfilter.share` (it may hold only cards played this round, which every
 seat sees); each seat's own part is checked by :func:`cardverse.server.viewfilter.render`.
 A test compares the result with the engine's ``PlayerView.to_json()`` over many random games.
+
+Between full views, a change is told as what changed (:meth:`WireViews.public_change` and
+:meth:`WireViews.own_change`, the ``change`` message of docs/protocol.md): the public fields
+whose value changed since the last change told, the history entries added, and the seat's own
+fields that changed since what that connection was last sent (:class:`Synced`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import PASS, Game, Rules, from_move
@@ -45,10 +52,43 @@ def _names_text(mask: int) -> str:
     return "[" + ",".join(f'"{card_name(c)}"' for c in cards_of(mask)) + "]"
 
 
+@dataclass(slots=True)
+class Synced:
+    """What one connection holds of the game: the state of change ``v`` (as of the last full
+    state or change it was sent) for seat ``seat`` (None: a spectator), with the text of each
+    of its own view fields and the hand they were made from."""
+
+    v: int
+    seat: int | None
+    own: dict[str, str] = field(default_factory=dict)
+    hand: int = -1
+    # what the exchange and the seven passes were made from: (the list, its length)
+    made_from: dict[str, tuple[object, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicChange:
+    """The public part of one change: ``view`` holds the view members that changed (checked
+    once by the filter), ``score`` the score sheet's text when it changed (else None), and
+    ``base`` the change it follows (None: no connection can hold the state before it)."""
+
+    base: int | None
+    view: Shared
+    score: str | None
+
+
 class WireViews:
     """Builds the views of one table's game; keeps the current round's history text."""
 
     def __init__(self) -> None:
+        self._told: dict[str, Any] | None = None  # the public fields as last told (changes)
+        self._told_v: int | None = None
+        self._told_round: object | None = None
+        self._told_history = 0  # history entries told in that round
+        self._told_trick = ""
+        self._told_rules: Rules | None = None
+        self._told_score: tuple[object, ...] = ()
+        self._told_game: Game | None = None
         self._round: object | None = None
         self._history: list[str] = []
         self._rules: Rules | None = None
@@ -56,7 +96,11 @@ class WireViews:
         self._checked = 0  # length of the shared text's prefix the filter already checked
         self._played = 0  # cards played in the history seen so far
 
-    def _history_text(self, game: Game) -> tuple[str, str]:
+    def _history_text(
+        self, game: Game, whole: bool = True, with_trick: bool = True
+    ) -> tuple[str, str]:
+        """The round's history and trick as JSON text (``whole``/``with_trick`` False: not
+        made; the history's entries and the cards played are kept up to date either way)."""
         round_ = game.round
         if round_ is None:
             self._round = None
@@ -79,12 +123,14 @@ class WireViews:
                 if move != PASS:
                     self._played |= move & CARDS_MASK
             history.append('{"trick":' + str(trick) + "," + body[1:])
-        trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
-        return "[" + ",".join(history) + "]", trick_text
+        trick_text = ""
+        if with_trick:
+            trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
+        return ("[" + ",".join(history) + "]" if whole else ""), trick_text
 
     def played(self, game: Game) -> int:
         """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
-        self._history_text(game)
+        self._history_text(game, whole=False, with_trick=False)
         return self._played | (game.round.discarded if game.round is not None else 0)
 
     def shared(self, game: Game, played: int | None = None) -> Shared:
@@ -112,37 +158,126 @@ class WireViews:
             self._checked = len(history) + len('"history":') - 1  # up to the closing bracket
         return shared
 
+    def forget_told(self) -> None:
+        """Nobody was told the last change: the next one cannot be told as a difference."""
+        self._told = None
+        self._told_v = None
+
+    def public_change(
+        self, game: Game, v: int, played: int, score: Callable[[Game], dict[str, Any]]
+    ) -> PublicChange:
+        """The public part of change ``v``: what differs from the change told before it."""
+        if game.rules is not self._rules:
+            self._rules = game.rules
+            self._rules_text = _dumps(game.rules.to_dict())
+        trick = self._history_text(game, whole=False)[1]
+        rest = public_view(game, history=False).to_json(history=False)
+        told = self._told
+        members: list[str] = []
+        reset = told is None or self._told_round is not game.round
+        start = 0 if reset else self._told_history
+        entries = self._history
+        if reset or start < len(entries):
+            members.append('"history_at":' + str(start))
+            members.append('"history":[' + ",".join(entries[start:]) + "]")
+        if told is None or trick != self._told_trick:
+            members.append('"trick":' + trick)
+        if told is None or game.rules is not self._told_rules:
+            members.append('"rules":' + self._rules_text)
+        if told is None:
+            members.append(_dumps(rest)[1:-1])
+        else:
+            changed = {key: value for key, value in rest.items() if told.get(key) != value}
+            if changed:
+                members.append(_dumps(changed)[1:-1])  # one encoding for all of them
+        score_key = (len(game.places), game.over)
+        score_text = None
+        if told is None or game is not self._told_game or score_key != self._told_score:
+            score_text = _dumps(score(game))
+        base = self._told_v
+        self._told, self._told_v = rest, v
+        self._told_round, self._told_history = game.round, len(entries)
+        self._told_trick, self._told_rules, self._told_score = trick, game.rules, score_key
+        self._told_game = game
+        return PublicChange(base, share(",".join(members), game, played), score_text)
+
+    def own_fields(self, game: Game, seat: int) -> dict[str, str]:
+        """The text of each of seat ``seat``'s own view fields."""
+        return {
+            "seat": str(seat),
+            "hand": _names_text(game.hand(seat)),
+            "exchange": _exchange_text(game, seat),
+            "gives": _gives_text(game, seat),
+            "legal_moves": _legal_text(game, seat),
+        }
+
+    def own_change(self, game: Game, seat: int, synced: Synced) -> str:
+        """Seat ``seat``'s own view members that differ from what ``synced`` holds (which then
+        holds the new ones)."""
+        held = synced.own
+        members: list[str] = []
+        hand = game.hand(seat)
+        if hand != synced.hand:
+            synced.hand = hand
+            text = _names_text(hand)
+            if held.get("hand") != text:
+                held["hand"] = text
+                members.append('"hand":' + text)
+        round_ = game.round
+        sources = (
+            ("exchange", game.exchange_log, _exchange_text),
+            ("gives", None if round_ is None else round_.give_receivers, _gives_text),
+        )
+        for key, source, make in sources:
+            before = synced.made_from.get(key)
+            size = 0 if source is None else len(source)
+            if before is not None and before[0] is source and before[1] == size:
+                continue  # made from the same entries: the same text
+            synced.made_from[key] = (source, size)
+            text = make(game, seat)
+            if held.get(key) != text:
+                held[key] = text
+                members.append('"' + key + '":' + text)
+        legal = _legal_text(game, seat)
+        if held.get("legal_moves") != legal:
+            held["legal_moves"] = legal
+            members.append('"legal_moves":' + legal)
+        return ",".join(members)
+
     def seat_view(self, game: Game, seat: int, shared: Shared) -> SeatView:
         """Seat ``seat``'s view: its own part plus the shared one."""
-        exchange: list[dict[str, Any]] = []
-        automatic = len(game.pairs)
-        for index, (giver, receiver, cards) in enumerate(game.exchange_log):
-            if seat in (giver, receiver):
-                exchange.append(
-                    {
-                        "giver": giver,
-                        "receiver": receiver,
-                        "cards": [card_name(c) for c in cards_of(cards)],
-                        "automatic": index < automatic,
-                    }
-                )
-        if game.turn == seat:
-            legal = "[" + ",".join(move_text(m, None) for m in game.legal_moves()) + "]"
-        else:
-            legal = "[]"
-        gives = "[]"
-        if game.round is not None and game.round.give_receivers:
-            gives = _dumps(seat_view(game, seat).to_json()["gives"])
-        own = (
-            '"seat":'
-            + str(seat)
-            + ',"hand":'
-            + _names_text(game.hand(seat))
-            + ',"exchange":'
-            + (_dumps(exchange) if exchange else "[]")
-            + ',"gives":'
-            + gives
-            + ',"legal_moves":'
-            + legal
-        )
+        fields = self.own_fields(game, seat)
+        own = ",".join('"' + key + '":' + text for key, text in fields.items())
         return SeatView(own, shared)
+
+
+def _exchange_text(game: Game, seat: int) -> str:
+    """The cards that passed between ``seat`` and its exchange partner this round."""
+    if not game.exchange_log:
+        return "[]"
+    exchange: list[dict[str, Any]] = []
+    automatic = len(game.pairs)
+    for index, (giver, receiver, cards) in enumerate(game.exchange_log):
+        if seat in (giver, receiver):
+            exchange.append(
+                {
+                    "giver": giver,
+                    "receiver": receiver,
+                    "cards": [card_name(c) for c in cards_of(cards)],
+                    "automatic": index < automatic,
+                }
+            )
+    return _dumps(exchange) if exchange else "[]"
+
+
+def _gives_text(game: Game, seat: int) -> str:
+    """The seven passes ``seat`` made or received this round, with their cards (R36)."""
+    if game.round is None or not game.round.give_receivers:
+        return "[]"
+    return _dumps(seat_view(game, seat).to_json()["gives"])
+
+
+def _legal_text(game: Game, seat: int) -> str:
+    if game.turn != seat:
+        return "[]"
+    return "[" + ",".join(move_text(m, None) for m in game.legal_moves()) + "]"

@@ -170,8 +170,38 @@ def create_table(base: str, name: str = "Ann", **body: Any) -> dict[str, Any]:
     return data
 
 
+def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """The full state that ``change`` makes of ``state`` (docs/protocol.md, *Changes*), as a
+    client builds it: the view's fields replaced, the history continued from ``history_at``."""
+    assert change["from"] == state["v"], ("a change that does not follow", state["v"], change)
+    view = dict(state["view"])
+    delta = dict(change["view"])
+    if "history" in delta:
+        at = delta.pop("history_at")
+        assert at <= len(view["history"]), ("history gap", at, len(view["history"]))
+        view["history"] = view["history"][:at] + delta.pop("history")
+    assert "history_at" not in delta
+    view.update(delta)
+    merged = {
+        "type": "state",
+        "v": change["v"],
+        "at": change["at"],
+        "view": view,
+        "timer": change["timer"],
+        "events": change["events"],
+        "score": change.get("score") or state["score"],
+        "change": True,  # made here from a change message
+    }
+    return merged
+
+
 class Client:
-    """A real WebSocket client: keeps every message, validates each against the models."""
+    """A real WebSocket client: keeps every message, validates each against the models.
+
+    A ``change`` message is kept as the full ``state`` it makes of the one before (marked
+    ``"change": True``; :func:`apply_change`), preceded by the ``ack`` it carries, so tests read
+    full states whichever way the server told them; ``raw`` keeps the text as it came (for a
+    folded ack, that of the ack itself) and ``wire`` the messages as they came."""
 
     def __init__(self, url: str, label: str = "") -> None:
         self.url = url
@@ -179,6 +209,8 @@ class Client:
         self.ws: Any = None
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        self.wire: list[dict[str, Any]] = []
+        self.broken: list[str] = []  # changes that could not be applied
         self.seq = 0
         self.seat: int | None = None
         self.token: str | None = None
@@ -199,12 +231,26 @@ class Client:
     async def _read(self) -> None:
         try:
             async for text in self.ws:
-                self.raw.append(text)
                 message = json.loads(text)
+                self.wire.append(message)
                 try:
                     SERVER_MESSAGE.validate_python(message)
                 except Exception as error:
                     self.invalid.append((text, str(error)))
+                if message["type"] in ("state", "change") and "ack" in message:
+                    ack = {"type": "ack", "seq": message["ack"], "duplicate": False}
+                    self.raw.append(json.dumps(ack))
+                    self.messages.append(ack)
+                if message["type"] == "change":
+                    state = self.last_state()
+                    try:
+                        assert state is not None, "a change before any state"
+                        message = apply_change(state, message)
+                    except AssertionError as error:
+                        self.broken.append(f"{error}: {text}")
+                        self.invalid.append((text, str(error)))
+                        continue
+                self.raw.append(text)
                 self.messages.append(message)
                 self._changed.set()
         except websockets.ConnectionClosed:

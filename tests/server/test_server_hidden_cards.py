@@ -6,6 +6,9 @@ independently of the server's code: at round ``r`` after ``k`` steps (give-backs
 passes), seat ``s`` may see its own deal, the cards that passed between it and its exchange
 partner, and every card played so far. Every state message says where it stands (``at``), so
 each one is checked against exactly that moment; its hand must also be the true hand then.
+Most of them come as ``change`` messages (what changed since the last state): each is checked
+on its own text, and the full state the client makes of it (the test client applies it) must
+hold the true hand and card counts, so a change can neither leak a card nor lose one.
 Messages without ``at`` (table, presence, acks…) may hold no card at all. A spectator (a
 connection with no seat, one from before the start and one from the middle of the game) may see
 only the cards played so far this round, and its view holds no hand.
@@ -79,10 +82,17 @@ def truth(
     return allowed, hands_at
 
 
+def told_by_changes(client: Client) -> bool:
+    """Whether the game came to ``client`` mostly as changes (not full states)."""
+    changes = sum(1 for m in client.wire if m["type"] == "change")
+    return changes > sum(1 for m in client.wire if m["type"] == "state")
+
+
 def check_messages(client: Client, record: dict[str, Any]) -> int:
     """Check every message ``client`` received; return how many carried cards."""
     allowed, hands = truth(record)
     with_cards = 0
+    assert not client.broken, client.broken[:1]
     for raw, message in zip(client.raw, client.messages, strict=True):
         cards = set(CARD.findall(raw))
         if "at" not in message:
@@ -192,11 +202,13 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
         for client in clients:
             await client.close()
             checked += check_messages(client, record)
+            assert told_by_changes(client), client.label
         assert len(spectators) == 2, "no spectator came in the middle of the game"
         for watcher in spectators:
             await watcher.close()
             seen = check_messages(watcher, record)
             assert seen > 5, "the spectator saw too few plays"
+            assert told_by_changes(watcher), watcher.label
             checked += seen
         late = spectators[-1]  # came in the middle: first a full state, with the round's log
         assert next(m for m in late.messages if m["type"] == "state").get("log") is not None

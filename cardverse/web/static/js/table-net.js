@@ -1,7 +1,8 @@
 // The table's WebSocket (docs/protocol.md): connecting, coming back after a drop, the seat
 // token kept in localStorage, numbered messages (seq) that may safely be sent again, the
 // heartbeat that finds a dead connection within 5 s (cardverse/server/heartbeat.py), and the
-// offset of the server's clock, measured on connecting, for the turn deadline.
+// offset of the server's clock, measured on connecting, for the turn deadline. A move's ack may
+// come inside the `change` (or `state`) it made, as `ack`.
 
 const SEAT_KEY = "cardverse.seat.";
 const RETRY_MS = [300, 800, 1500, 3000, 5000];
@@ -144,6 +145,8 @@ export class TableConnection {
       }
     } else if ((message.type === "ack" || message.type === "error") && this.pending) {
       if (message.seq === this.pending.seq) this.pending = null;
+    } else if ((message.type === "change" || message.type === "state") && this.pending) {
+      if (message.ack === this.pending.seq) this.pending = null; // a move's ack comes with its change
     }
   }
 

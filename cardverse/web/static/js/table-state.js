@@ -1,6 +1,7 @@
 // The one state object of the table page and what follows from it. The server's messages
 // update it here (and only here); everything on the screen is drawn from it, so a reconnect
-// or a reload draws the same screen as a live update.
+// or a reload draws the same screen as a live update. A `change` message (docs/protocol.md)
+// is applied to the last state here, making the full state it stands for.
 import { t } from "./i18n.js";
 import { setNames } from "./table-cards.js";
 import { forgetSeat, storeSeat } from "./table-net.js";
@@ -28,6 +29,7 @@ export const S = {
   warnedSeconds: false,
   everWelcomed: false,
   optionsRefused: 0,
+  resyncAt: null, // the v of the state held when a change did not follow it (a sync was asked)
 };
 
 // Filled in by table.js: sending a numbered message, drawing the screen, the server's clock.
@@ -185,8 +187,12 @@ export function onState(message) {
       }
     : null;
   S.warnedSeconds = false;
-  if (Array.isArray(message.log)) S.events = addEvents([], message.log);
-  else S.events = addEvents(S.events, message.events);
+  if (Array.isArray(message.log)) {
+    S.events = addEvents([], message.log); // a full state: any change may follow it
+    S.resyncAt = null;
+  } else {
+    S.events = addEvents(S.events, message.events);
+  }
   if (Array.isArray(message.away) && message.away.length) S.away = message.away;
   for (const event of message.events) if (event.event === "game_over") S.lastGame = event;
   const won = wonTrick(before ? before.trick : [], message.events);
@@ -196,6 +202,47 @@ export function onState(message) {
   for (const code of [...S.selected]) if (!hand.has(code)) S.selected.delete(code);
   if (!myTurn() || (before && before.hand.join() !== S.view.hand.join())) S.choices = null;
   return true;
+}
+
+// A change: the full state it makes of the one held ({state}), or {gap: true} when it does
+// not follow that state (the caller asks for the full state), or {} when there is nothing
+// to apply it to yet (a full state is on its way) or it is older than the one held.
+export function applyChange(message) {
+  const state = S.state;
+  if (!state || !S.view) return {};
+  if (message.v < state.v || (message.v === state.v && message.from !== state.v)) return {};
+  if (message.from !== state.v) return { gap: true };
+  const delta = message.view;
+  const view = { ...S.view };
+  for (const key of Object.keys(delta)) {
+    if (key === "history_at") continue;
+    if (key === "history") {
+      const at = delta.history_at;
+      if (typeof at !== "number" || at > view.history.length) return { gap: true };
+      view.history = view.history.slice(0, at).concat(delta.history);
+    } else {
+      view[key] = delta[key];
+    }
+  }
+  return {
+    state: {
+      type: "state",
+      v: message.v,
+      at: message.at,
+      view,
+      timer: message.timer,
+      events: message.events,
+      score: message.score || state.score,
+    },
+  };
+}
+
+// A gap: ask for the full state once for the state held.
+export function askFullState() {
+  const held = S.state ? S.state.v : null;
+  if (S.resyncAt === held) return;
+  S.resyncAt = held;
+  hooks.sendRaw({ type: "sync" });
 }
 
 export function onPresence(message) {

@@ -64,8 +64,16 @@ function onMessage(message) {
       break;
     }
     case "state":
+      onAckInside(message);
       onState(message);
       break;
+    case "change": {
+      onAckInside(message);
+      const applied = State.applyChange(message);
+      if (applied.gap) State.askFullState();
+      else if (applied.state) onState(applied.state);
+      break;
+    }
     case "presence": {
       const before = State.onPresence(message);
       if (message.seat === S.seat && message.auto && !before) {
@@ -102,6 +110,13 @@ function onMessage(message) {
     default:
       break;
   }
+}
+
+// A move's ack, told inside the change it made.
+function onAckInside(message) {
+  if (typeof message.ack !== "number") return;
+  S.busy = false;
+  People.onAck();
 }
 
 function onState(message) {
