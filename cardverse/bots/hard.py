@@ -57,6 +57,7 @@ TIME_MARGIN = 0.92  # stop the search a little before the limit, to leave time t
 PROOF_HAND = 8  # own hand size at which the exact sure-win search is tried
 PROOF_DEALS = 300  # most deals of the unseen cards it searches over
 PROOF_BUDGET = 3000  # its node budget
+PROOF_TIME_SHARE = 0.3  # and the share of the time limit it may take
 TIE = 1e-9  # means closer than this are a tie, broken by the policy's preference
 
 
@@ -116,7 +117,10 @@ class HardBot(BotBase):
                 return won
         template = round_of_view(view)
         if view.hand.bit_count() <= PROOF_HAND and not legal[0] & GIVE:
-            proven = self._proof(template, view.seat, knowledge, fallback)
+            deadline = (
+                start + self.time_limit * PROOF_TIME_SHARE if self.time_limit is not None else None
+            )
+            proven = self._proof(template, view.seat, knowledge, fallback, deadline)
             if proven is not None:
                 self.last_reason = "proof"
                 return proven
@@ -152,13 +156,15 @@ class HardBot(BotBase):
         return self._search(view, deals, template, candidates, style, start)
 
     @staticmethod
-    def _proof(template: Round, me: int, knowledge: Knowledge, fallback: int) -> int | None:
+    def _proof(
+        template: Round, me: int, knowledge: Knowledge, fallback: int, deadline: float | None
+    ) -> int | None:
         """A move proven to win against every deal and answer (:mod:`.proof`), the policy's own
         choice when it is one of them; None when there is none or the search is too big."""
         deals = deals_of(knowledge, PROOF_DEALS)
         if deals is None:
             return None
-        won = winning_moves(template, me, deals, PROOF_BUDGET)
+        won = winning_moves(template, me, deals, PROOF_BUDGET, deadline)
         if not won:
             return None
         return fallback if fallback in won else won[0]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
+from time import perf_counter
 
 from ..engine.cards import cards_of
 from ..engine.exchange import card_height
@@ -104,10 +105,13 @@ def _deals(knowledge: Knowledge) -> Iterator[list[int]]:
 
 
 class _Search:
-    def __init__(self, me: int, holding: tuple[int, ...], budget: int) -> None:
+    def __init__(
+        self, me: int, holding: tuple[int, ...], budget: int, deadline: float | None = None
+    ) -> None:
         self.me = me
         self.holding = holding  # the other seats that held cards when the search began
         self.budget = budget
+        self.deadline = deadline  # a perf_counter time past which the search gives up
         self.memo: dict[tuple[object, ...], bool] = {}
 
     def wins(self, rounds: list[Round]) -> bool:
@@ -131,6 +135,8 @@ class _Search:
             return known
         self.budget -= 1
         if self.budget < 0:
+            raise OutOfBudget
+        if self.deadline is not None and not self.budget & 31 and perf_counter() > self.deadline:
             raise OutOfBudget
         if first.turn == me:
             result = any(self.wins(_after(rounds, move)) for move in _mine_first(first))
@@ -187,12 +193,17 @@ def _answers(rounds: list[Round], me: int) -> list[list[Round]]:
 
 
 def winning_moves(
-    template: Round, me: int, deals: list[list[int]], budget: int = DEFAULT_BUDGET
+    template: Round,
+    me: int,
+    deals: list[list[int]],
+    budget: int = DEFAULT_BUDGET,
+    deadline: float | None = None,
 ) -> list[int] | None:
     """The moves of ``me`` (on turn in ``template``) that win against every deal in ``deals``
     and every answer, in legal-move order; None when the search ran out of budget.
 
-    ``template`` is the round in its public state (its hands are replaced by each deal's).
+    ``template`` is the round in its public state (its hands are replaced by each deal's);
+    past ``deadline`` (a :func:`time.perf_counter` time) the answer is None too.
     """
     if not deals:
         return None
@@ -202,7 +213,7 @@ def winning_moves(
         round_.hands = list(deal)
         rounds.append(round_)
     holding = tuple(s for s in range(template.players) if s != me and deals[0][s])
-    search = _Search(me, holding, budget)
+    search = _Search(me, holding, budget, deadline)
     won: list[int] = []
     try:
         for move in rounds[0].legal_moves():
