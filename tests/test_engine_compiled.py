@@ -77,6 +77,13 @@ for index, rules in enumerate(RULES):
         while copy.turn >= 0:
             copy.apply_unchecked(copy.legal_moves()[0])
         out["playouts"].append(copy.order())
+# Values that go to the bots' worker processes pickle and come back equal.
+import pickle
+game = Game(RULES[2], seed=9)
+view = player_view(game, game.turn)
+refusal = game.check(game.turn, 1 << 53)
+values = [RULES[3], view, view.public, view.own, refusal]
+out["pickled"] = [pickle.loads(pickle.dumps(value)) == value for value in values]
 print(json.dumps(out))
 """
 
@@ -129,6 +136,7 @@ def test_compiled_and_pure_engine_play_identical_games() -> None:
     assert len(fast["games"]) == 150 and len(fast["bots"]) >= 50
     for number, (one, other) in enumerate(zip(fast["games"], slow["games"], strict=True)):
         assert one == other, f"game {number} differs between the compiled and the pure engine"
+    assert fast["pickled"] == [True] * 5
     assert fast == slow
 
 

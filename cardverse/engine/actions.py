@@ -23,6 +23,7 @@ from .cards import (
     parse_card,
     parse_rank,
 )
+from .pickling import by_constructor
 from .plays import (
     CARDS_MASK,
     DISCARD,
@@ -58,6 +59,9 @@ class Action:
     jokers: Mapping[str, str] = field(default_factory=dict)
     seat: int | None = None
     count: int | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     def to_json(self, with_seat: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -8,8 +8,10 @@ automatic. The President, then the Vice-President, give back cards of their own 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import cards_of
+from .pickling import by_constructor
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,9 @@ class ExchangePair:
     giver: int
     receiver: int
     count: int
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
 
 def exchange_pairs(previous_order: list[int]) -> list[ExchangePair]:

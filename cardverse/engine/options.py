@@ -21,6 +21,7 @@ from .parts.first_lead import (
     THREE_OF_CLUBS_LEADS,
     THREE_OF_DIAMONDS_LEADS,
 )
+from .pickling import by_constructor
 
 SPECS: dict[str, OptionSpec] = {part.spec.name: part.spec for part in PARTS}
 OPTION_NAMES: tuple[str, ...] = tuple(SPECS)
@@ -72,6 +73,9 @@ class Preset:
     min_players: int
     max_players: int
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
+
 
 PRESETS: dict[str, Preset] = {
     name: Preset(
@@ -122,6 +126,9 @@ class Rules:
     downfall: bool = False
     seven_pass: bool = False
     ten_discard: bool = False
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     @staticmethod
     def make(preset: str = "standard", **options: Any) -> Rules:

@@ -10,12 +10,14 @@ Anything inconsistent raises :class:`PositionError` with a message that names th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import mask_names
 from .events import DISCARD_OWED, GIVE_OWED, OwedAction
 from .options import Rules
 from .parts.seven_pass import _SEVENS
 from .parts.ten_discard import _TENS
+from .pickling import by_constructor
 from .plays import CARDS_MASK, GIVE, PASS, STRAIGHT, PlayShapeError, analyse
 from .rounds import Round
 from .ruleset import ruleset_for
@@ -46,6 +48,9 @@ class Known:
     owed: tuple[str, int] | None = None  # (give or discard, count), owed by the seat on turn
     previous_president: int = -1
     trick_number: int = 0
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
 
 def placeholder(count: int) -> int:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .pickling import by_constructor
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -18,6 +20,9 @@ class Refusal:
     rule: str
     message: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"

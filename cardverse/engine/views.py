@@ -19,6 +19,7 @@ from .events import OwedAction
 from .game import Game, Phase
 from .options import Rules
 from .order import clearing_rank, order_reversed
+from .pickling import by_constructor
 from .plays import CARDS_MASK, GIVE, PASS, hidden_give
 from .scoring import titles_by_seat
 
@@ -32,6 +33,9 @@ class ExchangeSeen:
     cards: int  # bit set
     automatic: bool  # the Scum's or Vice-Scum's gift of their highest cards
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
+
 
 @dataclass(frozen=True)
 class GiveSeen:
@@ -41,6 +45,9 @@ class GiveSeen:
     giver: int
     receiver: int
     cards: int  # bit set
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,9 @@ class PublicView:
     points: tuple[int, ...]
     places: tuple[tuple[int, ...], ...]  # finishing order of each finished round
     exchange_pairs: tuple[tuple[int, int, int], ...]  # (giver, receiver, count)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     @property
     def reversed_order(self) -> bool:
@@ -145,6 +155,9 @@ class SeatView:
     gives: tuple[GiveSeen, ...]  # only the seven passes this seat made or received
     legal_moves: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
+
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
@@ -177,6 +190,9 @@ class PlayerView:
 
     public: PublicView
     own: SeatView
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     # The seat's own part.
     @property
