@@ -338,7 +338,8 @@ def test_the_strength_page_shows_the_arena_run_in_every_language(
     t = translator(lang)
     html = client.get(f"/bots?lang={lang}").text
     assert f"<h1>{t.gettext('Computer players')}</h1>" in html
-    assert 'href="/bots" aria-current="page"' in html  # linked from the site's navigation
+    footer = html.split('<footer class="site-footer">', 1)[1]
+    assert 'href="/bots" aria-current="page"' in footer  # linked from every page's footer
     comma = lang in ("fi", "pl", "lt")
     body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
     rows = body.split("<tr>")[1:]
