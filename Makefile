@@ -36,6 +36,7 @@ typecheck: $(STAMP)
 
 unit: $(COMPILED)
 	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-services.sh
 	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck unit
@@ -52,7 +53,10 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
+	$(BIN)/python -m bench.people_bench
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
+	bash scripts/ensure-services.sh
+	$(BIN)/python -m bench.cluster_bench --tables 250 1000 --duration 15 --kills 20
 
 clean:
 	-$(BIN)/python scripts/build_compiled.py --clean

@@ -46,21 +46,37 @@ import websockets
 RESULTS = Path(__file__).resolve().parent / "results" / "server.json"
 
 
+def _family(pid: int) -> list[int]:
+    """The server's process and its direct children (the workers of --workers N)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return [pid, *map(int, children)]
+
+
 def _rss_kib(pid: int) -> int:
     if not pid:
         return 0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    total = 0
+    for member in _family(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
 
 
 def _cpu_seconds(pid: int) -> float:
     if not pid:
         return 0.0
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    for member in _family(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 class Bench:
@@ -225,6 +241,8 @@ class Bench:
             return lat[min(len(lat) - 1, int(p * len(lat)))] * ms if lat else float("nan")
 
         return {
+            "workers": args.workers,
+            "store": "postgresql" if args.database else "sqlite",
             "commit": args.commit,
             "synchronous": args.synchronous,
             "tables": args.tables,
@@ -292,6 +310,11 @@ def main(argv: list[str] | None = None) -> int:
         "--url", help="measure a server already running there (e.g. http://127.0.0.1:8000)"
     )
     parser.add_argument("--server-pid", type=int, help="that server's process id (memory, CPU)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (needs --database, --redis)"
+    )
+    parser.add_argument("--database", help="postgresql://... for the server's event log")
+    parser.add_argument("--redis", help="redis://... for several processes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -339,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
                 "100000",
                 "--log-level",
                 "warning",
+                *(["--workers", str(args.workers)] if args.workers > 1 else []),
+                *(["--database", args.database] if args.database else []),
+                *(["--redis", args.redis] if args.redis else []),
             ],
             stdout=subprocess.PIPE,
             text=True,

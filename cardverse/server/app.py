@@ -43,7 +43,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..web import error_handlers, web_routes
 from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
+from .cluster import CLOSE_TRY_AGAIN
+from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
+from .store import StoreUnavailable
 from .tables import Settings, Table, TableService
 from .viewfilter import render
 from .wire import Synced
@@ -297,6 +300,7 @@ def _status_of(error: ProtocolError) -> int:
         "bad_origin": 403,
         "too_many_tables": 429,
         "server_busy": 503,
+        "try_again": 503,
     }.get(error.code, 400)
 
 
@@ -329,7 +333,12 @@ async def create_table(request: Request) -> Response:
                 rate_per_minute=settings.create_rate * 60,
                 burst=settings.create_burst,
             )
-        table, token = service.create(name, rules, data.get("turn_timer", ...))
+        if service.cluster is not None:
+            table, token = await service.cluster.create(name, rules, data.get("turn_timer", ...))
+        else:
+            table, token = service.create(name, rules, data.get("turn_timer", ...))
+    except StoreUnavailable:
+        return _error_response(_try_again(), 503)
     except ProtocolError as error:
         response = _error_response(error, _status_of(error))
         if error.code == "too_many_tables":
@@ -348,33 +357,71 @@ async def create_table(request: Request) -> Response:
     )
 
 
+def _try_again() -> ProtocolError:
+    return ProtocolError(
+        "try_again", "the server cannot reach its database just now: try again in a moment"
+    )
+
+
+async def _find(service: TableService, table_id: str, watch: bool = False) -> Table | str | None:
+    """The table here (loaded if need be), the node id of the process that owns it (several
+    processes), or None."""
+    if service.cluster is not None:
+        if watch:
+            real = await service.cluster.resolve_watch(table_id)
+            if real is None:
+                return None
+            table_id = real
+        found: Table | str | None = await service.cluster.locate(table_id)
+        return found
+    return service.get_watched(table_id) if watch else service.get(table_id)
+
+
 async def get_table(request: Request) -> Response:
     service: TableService = request.app.state.service
     table_id = request.path_params["table_id"]
-    table = service.get(table_id)
-    if table is None:
+    try:
+        found = await _find(service, table_id)
+    except StoreUnavailable:
+        return _error_response(_try_again(), 503)
+    if found is None:
         return _error_response(_no_table(table_id), 404)
-    return JSONResponse(table.summary())
+    if isinstance(found, str):
+        answer = await service.cluster.ask(found, "summary", table_id)
+        if answer.get("status") != 200:
+            return _error_response(_try_again(), 503)
+        return JSONResponse(answer["body"])
+    return JSONResponse(found.summary())
 
 
 async def get_record(request: Request) -> Response:
     service: TableService = request.app.state.service
     watch_id = request.path_params.get("watch_id")
     table_id = watch_id if watch_id is not None else request.path_params["table_id"]
-    table = service.get_watched(table_id) if watch_id is not None else service.get(table_id)
-    if table is None:
+    try:
+        found = await _find(service, table_id, watch=watch_id is not None)
+    except StoreUnavailable:
+        return _error_response(_try_again(), 503)
+    if found is None:
         return _error_response(_no_table(table_id), 404)
+    if isinstance(found, str):
+        answer = await service.cluster.ask(found, "records", table_id)
+        if answer.get("status") != 200:
+            return _error_response(_try_again(), 503)
+        records: list[str] = list(answer["records"])
+    else:
+        records = found.records
     number: int = request.path_params["number"]
-    if not 1 <= number <= len(table.records):
+    if not 1 <= number <= len(records):
         error = ProtocolError(
             "game_not_found",
-            f"this table has {len(table.records)} finished game(s); a game still being "
+            f"this table has {len(records)} finished game(s); a game still being "
             "played has no record to download yet",
-            games=len(table.records),
+            games=len(records),
         )
         return _error_response(error, 404)
     return Response(
-        table.records[number - 1],
+        records[number - 1],
         media_type="application/json",
         headers={
             "Content-Disposition": f'attachment; filename="cardverse-{table_id}-{number}.json"'
@@ -382,8 +429,58 @@ async def get_record(request: Request) -> Response:
     )
 
 
+async def find_invite(request: Request) -> Response:
+    """``GET /api/invites/{code}``: the table of an invite code (failed look-ups are limited
+    per address and for everyone: cardverse.server.invites)."""
+    service: TableService = request.app.state.service
+    code = request.path_params["code"][:40]
+    try:
+        table = service.find_by_code(code, _address(request))
+    except ProtocolError as error:
+        response = _error_response(error, 429)
+        response.headers["Retry-After"] = str(error.params.get("retry_after", 60))
+        return response
+    if table is None:
+        unknown = ProtocolError("unknown_invite_code", "no table has this invite code", typed=code)
+        return _error_response(unknown, 404)
+    return JSONResponse({"table_id": table.id, "url": f"/t/{table.id}"})
+
+
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    """For load balancers: ``alive`` (the process answers) and ``ready`` (it can serve tables:
+    its store answers, and with several processes its Redis link is up); 503 when not ready."""
+    service: TableService = request.app.state.service
+    ready, why = service_ready(service)
+    body: dict[str, Any] = {"ok": True, "alive": True, "ready": ready}
+    if why:
+        body["why"] = why
+    if request.url.path.endswith("/live"):
+        return JSONResponse(body)
+    return JSONResponse(
+        body, status_code=200 if ready or request.url.path == "/api/health" else 503
+    )
+
+
+def service_ready(service: TableService) -> tuple[bool, str | None]:
+    try:
+        service.store.exists("")  # a cheap read: the database answers
+    except StoreUnavailable:
+        return False, "the database cannot be reached"
+    cluster = service.cluster
+    if cluster is not None and not cluster.bus.connected.is_set():
+        return False, "Redis cannot be reached"
+    return True, None
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    """Prometheus metrics, for the operator only (404 for anyone else)."""
+    service: TableService = request.app.state.service
+    if not _is_operator(request, service.settings):
+        return _error_response(ProtocolError("not_found", "no such page"), 404)
+    from .metrics import render_metrics
+
+    body, content_type = render_metrics(service)
+    return Response(body, media_type=content_type)
 
 
 def _is_operator(request: Request, settings: Settings) -> bool:
@@ -452,14 +549,36 @@ async def _serve_socket(
 ) -> None:
     settings = service.settings
     await websocket.accept()
-    table = service.get_watched(table_id) if watch else service.get(table_id)
-    if table is None:
-        await websocket.send_text(render(_no_table(table_id).to_message(), None, None))
-        await websocket.close(P.CLOSE_NO_TABLE, "no such table")
-        return
     conn = WsConnection(websocket, service)
     conn.watch_only = watch  # a watch link: it may never take a seat
-    conn.start()
+    for _ in range(3):
+        try:
+            found = await _find(service, table_id, watch)
+        except (StoreUnavailable, ProtocolError) as failure:
+            refusal = failure if isinstance(failure, ProtocolError) else _try_again()
+            await websocket.send_text(render(refusal.to_message(), None, None))
+            await websocket.close(CLOSE_TRY_AGAIN, "try again")
+            return
+        if found is None:
+            await websocket.send_text(render(_no_table(table_id).to_message(), None, None))
+            await websocket.close(P.CLOSE_NO_TABLE, "no such table")
+            return
+        if not isinstance(found, str):
+            break
+        if conn.writer is None:
+            conn.start()  # the table is another process's: this socket is linked to it
+        real_id = table_id
+        if watch:
+            real_id = await service.cluster.resolve_watch(table_id) or table_id
+        if await service.cluster.serve_remote(websocket, conn, real_id, found):
+            await conn.finish()
+            return
+    else:
+        await websocket.close(CLOSE_TRY_AGAIN, "try again")
+        return
+    table = found
+    if conn.writer is None:
+        conn.start()
     table.attach(conn)
     try:
         while not conn.closing:
@@ -499,7 +618,9 @@ async def _serve_socket(
             except ProtocolError as error:
                 conn.send(render(error.to_message(), conn.seat, current.game))
                 continue
+            started = time.perf_counter()
             current.handle(conn, message)
+            observe_action(message.type, time.perf_counter() - started)
     except WebSocketDisconnect:
         pass
     finally:
@@ -524,18 +645,26 @@ def create_app(
         if restored:
             log.info("restored %d table(s) from %s", restored, service.store.path)
         service.start()
+        if service.cluster is not None:
+            service.cluster.start()
         try:
             yield
         finally:
+            if service.cluster is not None:
+                await service.cluster.close()
             service.close()
 
     app = Starlette(
         routes=[
             Route("/api/health", health, methods=["GET"]),
+            Route("/api/health/live", health, methods=["GET"]),
+            Route("/api/health/ready", health, methods=["GET"]),
+            Route("/api/metrics", metrics_endpoint, methods=["GET"]),
             Route("/api/protocol", protocol_info, methods=["GET"]),
             Route("/api/operator", operator_info, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", get_table, methods=["GET"]),
+            Route("/api/invites/{code}", find_invite, methods=["GET"]),
             Route("/api/tables/{table_id}/records/{number:int}", get_record, methods=["GET"]),
             Route("/api/watch/{watch_id}/records/{number:int}", get_record, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),

@@ -1,4 +1,6 @@
-"""``cardverse serve``: run the multiplayer server (uvicorn) on one SQLite file.
+"""``cardverse serve``: run the multiplayer server (uvicorn): one process on one SQLite file, or
+``--workers N`` processes (on this machine, sharing one listening socket) with
+``--database postgresql://...`` and ``--redis redis://...`` (see docs/deploy.md).
 
 Registered with :func:`cardverse.cli.register_command` when this module is imported.
 """
@@ -56,6 +58,27 @@ def _positive(text: str) -> float:
 def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     import os
 
+    database = args.database or os.environ.get("CARDVERSE_DATABASE") or None
+    redis_url = args.redis or os.environ.get("CARDVERSE_REDIS") or None
+    if database and not database.startswith(("postgresql://", "postgres://")):
+        print("cardverse serve: --database takes a postgresql:// address", file=err)
+        return 2
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        print("cardverse serve: --redis takes a redis:// address", file=err)
+        return 2
+    if (args.workers > 1 or redis_url) and not (database and redis_url):
+        print(
+            "cardverse serve: several processes need both --database postgresql://... and "
+            "--redis redis://... (the SQLite file is for one process)",
+            file=err,
+        )
+        return 2
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        import tempfile
+
+        # Every worker writes its metrics here, so any worker's /api/metrics tells them all.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cardverse-metrics-")
+
     import uvicorn
 
     from .app import create_app
@@ -95,13 +118,17 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         operator_addresses=tuple(
             a.strip() for a in args.operator_addresses.split(",") if a.strip()
         ),
+        database=database,
+        redis=redis_url,
+        lease_ttl=args.lease_ttl,
+        lease_renew=max(0.05, args.lease_ttl / 3),
+        orphan_scan=min(1.0, args.lease_ttl / 3),
     )
     limits = ConnectionLimits(
         request_timeout=args.request_timeout,
         keep_alive=args.keep_alive,
         max_connections=args.max_connections,
     )
-    app = create_app(settings=settings)
     # Bind first, so that --port 0 can say which port it got.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -114,12 +141,23 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
     sock.listen(2048)
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
-    print(f"cardverse: serving on http://{host}:{port} (data in {settings.data_dir})", file=out)
+    where = f"data in {settings.data_dir}" if not database else "data in PostgreSQL"
+    if args.workers > 1:
+        where += f", {args.workers} worker processes"
+    print(f"cardverse: serving on http://{host}:{port} ({where})", file=out)
     out.flush()
-    config = uvicorn_config(app, limits, log_level=args.log_level, access_log=args.access_log)
-    server = uvicorn.Server(config)
-    server.run(sockets=[sock])
-    return 0
+
+    def run_one() -> None:
+        app = create_app(settings=settings)
+        config = uvicorn_config(app, limits, log_level=args.log_level, access_log=args.access_log)
+        uvicorn.Server(config).run(sockets=[sock])
+
+    if args.workers <= 1:
+        run_one()
+        return 0
+    from .workers import supervise
+
+    return supervise(args.workers, run_one, err)
 
 
 def register(subparsers: Any) -> None:
@@ -280,6 +318,32 @@ def register(subparsers: Any) -> None:
         default="",
         help="comma-separated client addresses that may read /api/operator (also: "
         "CARDVERSE_OPERATOR_TOKEN as a bearer token)",
+    )
+    cluster = serve.add_argument_group("several processes (see docs/deploy.md)")
+    cluster.add_argument(
+        "--database",
+        default=None,
+        help="postgresql://user@host:port/db: the event log in PostgreSQL (also "
+        "CARDVERSE_DATABASE; default: the SQLite file in --data-dir)",
+    )
+    cluster.add_argument(
+        "--redis",
+        default=None,
+        help="redis://host:port/0: table leases and messages between processes (also "
+        "CARDVERSE_REDIS); needs --database",
+    )
+    cluster.add_argument(
+        "--workers",
+        type=_count,
+        default=1,
+        help="server processes on this machine sharing the port (needs --database and --redis)",
+    )
+    cluster.add_argument(
+        "--lease-ttl",
+        type=_positive,
+        default=10.0,
+        help="seconds a table's lease outlives a stalled owner (renewed every third of it; "
+        "10); a dead owner is noticed at once",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")

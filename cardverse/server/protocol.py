@@ -116,6 +116,7 @@ class Options(_Client):
     seq: Seq
     rules: dict[str, Any] | None = None
     turn_timer: Annotated[float, Field(ge=TURN_TIMER_MIN, le=TURN_TIMER_MAX)] | None = None
+    hints: bool | None = None
 
 
 class AddBot(_Client):
@@ -189,6 +190,22 @@ class Back(_Client):
     seq: Seq | None = None
 
 
+class Suggest(_Client):
+    """Ask for the play the normal computer player would make now from your own view (R26);
+    answered with ``suggestion`` (or an error: ``hints_off``, ``nothing_to_suggest``)."""
+
+    type: Literal["suggest"]
+    seq: Seq | None = None
+
+
+class React(_Client):
+    """A quick reaction, one of a fixed set (no free text), told to everyone at the table."""
+
+    type: Literal["react"]
+    seq: Seq | None = None
+    reaction: Literal["thumbs_up", "wow", "phew", "clap", "well_played", "hurry_up", "good_game"]
+
+
 class Sync(_Client):
     """Ask for the full current state again."""
 
@@ -217,6 +234,8 @@ ClientMessage = Annotated[
     | MoveSeat
     | Remove
     | Back
+    | Suggest
+    | React
     | Sync
     | Ping,
     Field(discriminator="type"),
@@ -237,6 +256,8 @@ CLIENT_MODELS: dict[str, type[_Client]] = {
     "move_seat": MoveSeat,
     "remove": Remove,
     "back": Back,
+    "suggest": Suggest,
+    "react": React,
     "sync": Sync,
     "ping": Ping,
 }
@@ -621,6 +642,7 @@ class TableMsg(_Server):
     host: int | None
     rules: dict[str, Any]
     turn_timer: float | None
+    hints: bool  # the host lets the seats ask for a suggestion (``suggest``)
     game: int
     records: list[int]
     watching: int
@@ -795,6 +817,25 @@ class Moved(_Server):
     seat: int
 
 
+class Suggestion(_Server):
+    """The play the normal computer player would make for you now (``v``: the state it is
+    for), from your own view only: one of your legal moves."""
+
+    type: Literal["suggestion"]
+    seq: int | None = None
+    v: int
+    level: Literal["normal"]
+    action: ActionModel
+
+
+class Reaction(_Server):
+    """Seat ``seat`` reacted (to everyone at the table, spectators too)."""
+
+    type: Literal["reaction"]
+    seat: int
+    reaction: Literal["thumbs_up", "wow", "phew", "clap", "well_played", "hurry_up", "good_game"]
+
+
 class Pong(_Server):
     """``server_time``: the server's wall clock (ms, Unix epoch) when it answered."""
 
@@ -816,6 +857,8 @@ ServerMessage = Annotated[
     | HostChanged
     | SeatLost
     | Moved
+    | Suggestion
+    | Reaction
     | Pong,
     Field(discriminator="type"),
 ]
@@ -859,9 +902,16 @@ ERROR_CODES: dict[str, str] = {
     "not_yourself": "the host cannot do this to their own seat",
     "person_present": "that person is connected and playing: only an absent one can be replaced",
     "not_auto": "no computer player stands in for you",
+    "hints_off": "the host turned hints off at this table",
+    "nothing_to_suggest": "a suggestion is for your own turn, and it is not yours now",
+    "suggestion_stale": "the game moved on before the suggestion was ready",
+    "watchers_cannot_react": "only the people seated at the table may react",
+    "reaction_rate_limited": "too many reactions in a short time",
     "bad_action": "the cards or jokers of the action cannot be read",
     "no_such_table": "no table has this id",
     "game_not_found": "the table has no finished game with that number",
+    "unknown_invite_code": "no table has this invite code",
+    "too_many_lookups": "too many invite codes that found no table: try again later",
     "seat_kept": "after repeated time-outs the computer player keeps the seat this round",
     "bad_origin": "the request comes from another site's page",
     "bad_content_type": "a request body must be application/json",
@@ -870,6 +920,8 @@ ERROR_CODES: dict[str, str] = {
     "too_many_tables": "too many tables created from one address: try again later",
     "server_busy": "the server holds as many tables as it may",
     "internal": "the server failed to handle the message; nothing was changed",
+    "try_again": "the change could not be saved just now (the database is unavailable, or the "
+    "table is moving to another server): nothing was changed, try again",
 }
 
 

@@ -51,11 +51,14 @@ from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .hints import Hints
+from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
 from .protocol import ProtocolError
+from .reactions import Reactions
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
-from .store import Store, StoredEvent
+from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
 from .story import AwayLog, RoundStory, final_titles, score_sheet
 from .viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
 from .wire import PublicChange, Synced, WireViews
@@ -91,6 +94,10 @@ class Settings:
     create_rate: float = 0.1  # tables one address may create a second ...
     create_burst: int = 10  # ... with bursts up to this many
     max_tables: int = 20_000  # tables in memory: creation is refused above this
+    lookup_burst: int = 10  # invite codes from one address that may find no table in a row ...
+    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.server.invites)
+    lookup_all_burst: int = 300  # the same for all addresses together
+    lookup_all_rate: float = 300 / 60
     idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
     lobby_expiry: float | None = 86_400.0  # a lobby nobody is connected to expires after this
     sweep_interval: float = 30.0  # how often idle tables and lobbies are looked for
@@ -101,6 +108,11 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
     operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
     operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
+    database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
+    redis: str | None = None  # redis://...: tables are owned through leases, frames routed
+    lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
+    lease_renew: float = 3.0  # ... which its owner does this often
+    orphan_scan: float = 1.0  # how often live tables without an owner are looked for
 
 
 class Conn(Protocol):
@@ -170,7 +182,7 @@ def _refusal_error(refusal: Any) -> ProtocolError:
     return ProtocolError(refusal.code, refusal.message, refusal.rule, **refusal.params)
 
 
-class Table(SeatControls, Spectators):
+class Table(SeatControls, Spectators, Hints, Reactions):
     """One table: seats, the host, options, the game, and the connections watching it."""
 
     def __init__(self, service: TableService, table_id: str) -> None:
@@ -187,6 +199,7 @@ class Table(SeatControls, Spectators):
         self.seed = 0
         self.records: list[str] = []  # finished games' records, as compact JSON text
         self.n = 0  # events in the log
+        self.fence = 0  # this process's fencing number for the table (see store.claim)
         self.v = 0  # changes to the game so far (a stamp for states and pending bot moves)
         self.watchers: set[Conn] = set()
         self.watch_id = watch_id_for(table_id)
@@ -212,30 +225,59 @@ class Table(SeatControls, Spectators):
         Lobby changes are coalesced: they are applied, and one ``lobby`` row (the lobby as it
         is now) stands for the whole run of them, so toggling options or seats does not grow
         the log."""
+        try:
+            self._write(kind, data)
+        except FencedOut:  # another process owns the table now: this copy must go
+            log.warning("table %s: another process owns it now", self.id)
+            asyncio.get_running_loop().call_soon(self.service.lose, self.id)
+            raise ProtocolError(
+                "try_again", "the table moved to another server: reconnect and try again"
+            ) from None
+        except StoreUnavailable:
+            raise ProtocolError(
+                "try_again", "the game could not be saved just now: nothing was changed, try again"
+            ) from None
+
+    def _write(self, kind: str, data: dict[str, Any]) -> None:
         store = self.service.store
+        fence = self.fence
         if kind in LOBBY_EVENTS and self.n > 0 and self.phase != "playing":
+            before = self._lobby_snapshot()
             self._apply(kind, data)
             snapshot = self._lobby_snapshot()
-            if self._lobby_row is not None:
-                store.replace(self.id, self._lobby_row, "lobby", snapshot)
-            else:
-                store.append(self.id, self.n, "lobby", snapshot)
-                self._lobby_row = self.n
-                self.n += 1
+            try:
+                if self._lobby_row is not None:
+                    store.replace(self.id, self._lobby_row, "lobby", snapshot, fence=fence)
+                else:
+                    store.append(self.id, self.n, "lobby", snapshot, fence=fence)
+                    self._lobby_row = self.n
+                    self.n += 1
+            except Exception:  # not stored: the lobby is as it was
+                self._undo_lobby(before)
+                raise
             return
         if self.n == 0:
-            store.create_table(self.id, 0, kind, data)
+            store.create_table(self.id, 0, kind, data, fence=fence)
         else:
             touch = kind != "move" or self.n % 64 == 0
-            store.append(self.id, self.n, kind, data, touch)
+            store.append(self.id, self.n, kind, data, touch, fence=fence)
         self._lobby_row = None
         self.n += 1
         self._apply(kind, data)
+
+    def _undo_lobby(self, before: dict[str, Any]) -> None:
+        """Put the lobby back as ``before`` (a change the store refused), keeping the
+        connections in their seats."""
+        conns = [(seat.conn, seat.grace) for seat in self.seats]
+        self._on_lobby(before)
+        for seat, (conn, grace) in zip(self.seats, conns, strict=False):
+            seat.conn, seat.grace = conn, grace
 
     def _lobby_snapshot(self) -> dict[str, Any]:
         return {
             "rules": self.rules.changed_options(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "host": self.host,
             "seats": [seat.lobby_state() for seat in self.seats],
         }
@@ -243,6 +285,7 @@ class Table(SeatControls, Spectators):
     def _on_lobby(self, data: dict[str, Any]) -> None:
         self.rules = rules_from_dict(data["rules"])
         self.turn_timer = data["turn_timer"]
+        self.hints = data.get("hints", True)  # lobbies stored before hints were an option
         self.host = data["host"]
         self.seats = []
         for index, state in enumerate(data["seats"]):
@@ -282,6 +325,7 @@ class Table(SeatControls, Spectators):
     def _on_options(self, data: dict[str, Any]) -> None:
         self.rules = rules_from_dict(data["rules"])
         self.turn_timer = data["turn_timer"]
+        self.hints = data.get("hints", self.hints)
         players = self.rules.players
         del self.seats[players:]
         self.seats.extend(Seat(i) for i in range(len(self.seats), players))
@@ -524,6 +568,10 @@ class Table(SeatControls, Spectators):
                 limit=self.settings.max_watchers,
             )
         index = conn.seat
+        if kind == "react":  # told to everyone, not stored (cardverse.server.reactions)
+            assert isinstance(message, P.React)
+            self._react(conn, index, message.reaction)
+            return
         if index is None and kind == "sync":  # a spectator's full state
             self._send_full(conn)
             return
@@ -533,6 +581,9 @@ class Table(SeatControls, Spectators):
             )
         seat = self.seats[index]
         seq: int | None = getattr(message, "seq", None)
+        if kind == "suggest":  # changes nothing: no seq bookkeeping (cardverse.server.hints)
+            self._suggest(conn, index, seq)
+            return
         if kind == "sync":
             self._send_full(conn)
             return
@@ -681,6 +732,7 @@ class Table(SeatControls, Spectators):
         except OptionsError as error:
             raise ProtocolError(error.code, error.message, error.rule, **error.params) from None
         turn_timer = message.turn_timer if "turn_timer" in given else self.turn_timer
+        hints = message.hints if "hints" in given and message.hints is not None else self.hints
         for seat in self.seats[rules.players :]:
             if seat.kind == "human":
                 raise ProtocolError(
@@ -697,6 +749,7 @@ class Table(SeatControls, Spectators):
                 "seq": message.seq,
                 "rules": rules.changed_options(),
                 "turn_timer": turn_timer,
+                "hints": hints,
             },
         )
 
@@ -1009,6 +1062,7 @@ class Table(SeatControls, Spectators):
             "host": self.host,
             "rules": self.rules.to_dict(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "game": self.game_number,
             "records": list(range(1, len(self.records) + 1)),
             "watching": len(self.watchers),
@@ -1086,6 +1140,7 @@ class Table(SeatControls, Spectators):
             self._commit("next_round", {})
         except Exception:
             log.exception("table %s: could not deal the next round", self.id)
+            self._retry_later()
             return
         self._flush()
 
@@ -1158,8 +1213,15 @@ class Table(SeatControls, Spectators):
             self._commit_move(index, move, None, actor)
         except Exception:
             log.exception("table %s: the computer player's move failed", self.id)
+            self._retry_later()
             return
         self._flush()
+
+    def _retry_later(self, delay: float = 1.0) -> None:
+        """What had to happen without a person failed (the store was down): try again."""
+        if self.live:
+            loop = asyncio.get_running_loop()
+            self._round_handle = loop.call_later(delay, self._schedule)
 
     def _has_connections(self) -> bool:
         return bool(self.watchers) or any(seat.conn is not None for seat in self.seats)
@@ -1231,16 +1293,27 @@ class TableService:
     At start only the tables that were in memory are restored.
     """
 
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+    def __init__(self, settings: Settings, store: EventStore | None = None) -> None:
         self.settings = settings
-        self.store = store or Store.in_dir(
-            settings.data_dir, settings.sqlite_synchronous, settings.group_commit
+        self.store = store or open_store(
+            settings.database,
+            settings.data_dir,
+            settings.sqlite_synchronous,
+            settings.group_commit,
         )
         self.bots = BotRunner(
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Table] = {}
-        self.watch_index: dict[str, str] = {}  # watch link id -> table id
+        # invite codes and watch ids of every stored table (cardverse.server.invites)
+        self.directory = Directory()
+        for known in self.store.known_tables():
+            self.directory.add(known, watch_id_for(known))
+        self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
+        self.lookups = LookupLimits(  # failed invite-code look-ups
+            (settings.lookup_burst, settings.lookup_rate),
+            (settings.lookup_all_burst, settings.lookup_all_rate),
+        )
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
@@ -1248,9 +1321,50 @@ class TableService:
         self._watcher: asyncio.Task[None] | None = None
         self.loop_lag_max = 0.0  # the event loop's longest delay seen (operator figure)
         self.loop_lags_over_50ms = 0
+        self.store_errors_seen = 0  # store errors counted in the metrics so far
+        self.store.on_lost = self._on_lost
+        self.cluster: Any = None  # cluster.Cluster when the server runs with --redis
+        if settings.redis:
+            from .cluster import Cluster
+
+            self.cluster = Cluster(self, settings.redis)
+
+    def _on_lost(self, table_ids: set[str]) -> None:
+        """A failed commit lost these tables' last changes: their copies in memory are ahead
+        of the log, so they leave memory (their connections reconnect; the log reloads them)."""
+        for table_id in table_ids:
+            self.lose(table_id)
+
+    def lose(self, table_id: str, release: bool = True) -> None:
+        """Take the table out of memory at once, without writing (its log is the truth: another
+        process owns it now, or a commit failed); its connections are told to reconnect."""
+        from .cluster import CLOSE_MOVED
+
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.close()
+        for conn in table._all_conns():
+            conn.close(CLOSE_MOVED, "the table moved: reconnect")
+            conn.table = None
+            conn.seat = None
+        table.watchers.clear()
+        for seat in table.seats:
+            seat.conn = None
+        if self.cluster is not None:
+            from . import metrics
+
+            metrics.LEASES_LOST.inc()
+            if release:
+                self.cluster.released(table_id)
 
     def create(
-        self, name: str | None, rules: Any = None, turn_timer: Any = ...
+        self,
+        name: str | None,
+        rules: Any = None,
+        turn_timer: Any = ...,
+        table_id: str | None = None,
+        fence: int = 0,
     ) -> tuple[Table, str]:
         """A new table whose creator (the host) sits in seat 0; returns it and the seat token."""
         clean = P.check_name(name)
@@ -1281,7 +1395,12 @@ class TableService:
                 raise ProtocolError(
                     "server_busy", "the server holds as many tables as it may: try again later"
                 )
-        table = Table(self, new_table_id())
+        if table_id is None:
+            table_id = new_table_id()
+            while self.directory.code_taken(table_id):  # one table per invite code
+                table_id = new_table_id()
+        table = Table(self, table_id)
+        table.fence = fence
         token = new_token()
         table._commit(
             "create",
@@ -1292,11 +1411,16 @@ class TableService:
                 "token_hash": token_hash(token),
             },
         )
-        self.store.commit()  # the answer hands out the token: the table is durable first
+        try:
+            self.store.commit()  # the answer hands out the token: the table is durable first
+        except StoreUnavailable:
+            raise ProtocolError(
+                "try_again", "the table could not be saved just now: try again"
+            ) from None
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
-        self.watch_index[table.watch_id] = table.id
+        self.directory.add(table.id, table.watch_id)
         table.go_live()
         return table, token
 
@@ -1308,26 +1432,48 @@ class TableService:
         if len(table_id) > 64 or not self.store.exists(table_id):
             return None
         table = Table.restore(self, table_id, self.store.events(table_id))
+        table.fence = self.store.fence_of(table_id)
         self.tables[table_id] = table
         self.watch_index[table.watch_id] = table_id
         if self.store.status(table_id) != "live":
-            self.store.set_status(table_id, "live")
+            self.store.set_status(table_id, "live", fence=table.fence)
         table.go_live()
         return table
 
     def get_watched(self, watch_id: str) -> Table | None:
-        """The table of a watch link (one loaded since the server started)."""
+        """The table of a watch link (any stored table, loaded if it is not in memory)."""
         table_id = self.watch_index.get(watch_id)
         return None if table_id is None else self.get(table_id)
+
+    def find_by_code(self, text: str, address: str) -> Table | None:
+        """The table whose invite code ``text`` is, for a look-up from ``address``.
+
+        Raises :class:`ProtocolError` ``too_many_lookups`` when that address (or everyone
+        together) failed too often lately; a failed look-up counts against both."""
+        if not self.lookups.allowed(address):
+            raise ProtocolError(
+                "too_many_lookups",
+                "too many table codes that find no table: wait a minute and try again",
+                retry_after=self.lookups.retry_after(),
+            )
+        code = read_code(text)
+        table_id = self.directory.by_code.get(code) if code is not None else None
+        table = self.get(table_id) if table_id is not None else None
+        if table is None:
+            self.lookups.failed(address)
+        return table
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""
         count = 0
+        if self.cluster is not None:  # each table is taken by the process that gets its lease
+            return 0
         for table_id in self.store.tables_to_restore():
             if table_id in self.tables:
                 continue
             try:
                 table = Table.restore(self, table_id, self.store.events(table_id))
+                table.fence = self.store.fence_of(table_id)
             except Exception:
                 log.exception("could not restore table %s", table_id)
                 continue
@@ -1397,7 +1543,11 @@ class TableService:
     def _drop(self, table: Table, status: str) -> None:
         table.close()
         del self.tables[table.id]
-        self.store.set_status(table.id, status)
+        with contextlib.suppress(FencedOut):  # another process owns it: the status is its own
+            self.store.set_status(table.id, status, fence=table.fence)
+        if self.cluster is not None:
+            self.store.commit()  # the status is written before another process may load it
+            self.cluster.released(table.id)
 
     def counts(self) -> dict[str, Any]:
         """Figures for the operator (never shown to players)."""
@@ -1417,6 +1567,7 @@ class TableService:
             "bots": self.bots.counts(),
             "aborted": dict(self.aborted),
             "commits": self.store.commits,
+            **({"node": self.cluster.node} if self.cluster is not None else {}),
             "durability": {
                 "synchronous": self.store.synchronous,
                 "group_commit": self.store.group_commit,

@@ -77,6 +77,18 @@ TITLES: dict[str, str] = {
     "scum": N_("Scum"),
 }
 
+# The quick reactions of the table (cardverse.server.reactions.REACTIONS): a picture (or none)
+# and the words, which are what a screen reader says and what the log shows.
+REACTION_TEXTS: dict[str, tuple[str, str]] = {
+    "thumbs_up": ("👍", N_("Thumbs up")),
+    "wow": ("😮", N_("Wow")),
+    "phew": ("😅", N_("Phew")),
+    "clap": ("👏", N_("Applause")),
+    "well_played": ("", N_("Well played")),
+    "hurry_up": ("", N_("Hurry up")),
+    "good_game": ("", N_("Good game")),
+}
+
 BOT_LEVELS: dict[str, str] = {
     "easy": N_("Easy"),
     "normal": N_("Normal"),
@@ -396,6 +408,15 @@ SERVER_ERRORS: dict[str, str] = {
     "seat_occupied": N_("A person sits in a seat that would be removed."),
     "not_a_bot": N_("That seat holds no computer player."),
     "not_auto": N_("No computer player is playing for you."),
+    "hints_off": N_("The host turned hints off at this table."),
+    "watchers_cannot_react": N_("Only the people seated at the table can react."),
+    "reaction_rate_limited": N_("That is a lot of reactions: wait a few seconds."),
+    "unknown_invite_code": N_("No table has that code."),
+    "too_many_lookups": N_(
+        "Too many codes from here found no table. Wait a minute, then try again."
+    ),
+    "nothing_to_suggest": N_("A suggestion is for your own turn, and it is not yours now."),
+    "suggestion_stale": N_("The game moved on before the suggestion was ready: ask again."),
     "watch_only": N_("A watch link only watches: it cannot take a seat."),
     "not_a_person": N_("No person sits in that seat."),
     "not_yourself": N_("The host cannot do that to their own seat."),
@@ -417,6 +438,7 @@ SERVER_ERRORS: dict[str, str] = {
     "too_many_tables": N_("You created many tables in a short time: try again in a few minutes."),
     "server_busy": N_("The server is full right now: try again later."),
     "internal": N_("Something went wrong on the server; nothing was changed."),
+    "try_again": N_("Your move could not be saved just now; nothing was changed. Try again."),
 }
 
 # Which parameter drives the plural form of each plural refusal.

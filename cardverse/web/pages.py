@@ -9,6 +9,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
@@ -23,8 +24,11 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import OPTION_NAMES, PRESETS, OptionsError
+from ..server.invites import invite_code_for, read_code, show_code
+from ..server.protocol import ProtocolError
 from .cards import card_svg
 from .i18n import LANG_COOKIE, LANG_PARAM, LANGUAGES, N_, negotiate, supported, translator
+from .invites import qr_svg
 from .messages import (
     BOT_LEVELS,
     OPTION_LABELS,
@@ -34,7 +38,9 @@ from .messages import (
     option_value,
     refusal_text,
 )
-from .rulesheet import rules_from_query, rules_sheet_context
+from .replay import BAD_RECORD, MAX_RECORD_BYTES, TOO_LARGE, TOO_MANY, refused, replay_answer
+from .replay import LIMITS as REPLAY_LIMITS
+from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment
 from .strength import strength_context
@@ -100,19 +106,32 @@ def table_id_from(text: str) -> str | None:
     return text if TABLE_ID.match(text) else None
 
 
+def _join_refused(request: Request, error: str, status: int, **headers: str) -> Response:
+    context = {
+        "presets": PRESET_NAMES,
+        "join_error": error,
+        "code": request.query_params.get("code", "")[:100],
+    }
+    return render(request, "home.html", context, status=status, headers=headers or None)
+
+
 async def join(request: Request) -> Response:
-    table_id = table_id_from(request.query_params.get("code", ""))
+    """The home page's join form: a share link, a table id, or a short invite code."""
+    text = request.query_params.get("code", "")
+    service = getattr(request.app.state, "service", None)
+    if read_code(text) is not None and service is not None:
+        address = request.client.host if request.client is not None else "unknown"
+        try:
+            table = service.find_by_code(text, address)
+        except ProtocolError as error:
+            retry = str(error.params.get("retry_after", 60))
+            return _join_refused(request, "too_many", 429, **{"Retry-After": retry})
+        if table is None:
+            return _join_refused(request, "no_code", 404)
+        return RedirectResponse(TABLE_PATH.format(table_id=table.id), status_code=303)
+    table_id = table_id_from(text)
     if table_id is None:
-        return render(
-            request,
-            "home.html",
-            {
-                "presets": PRESET_NAMES,
-                "join_error": True,
-                "code": request.query_params.get("code", ""),
-            },
-            status=400,
-        )
+        return _join_refused(request, "unreadable", 400)
     return RedirectResponse(TABLE_PATH.format(table_id=table_id), status_code=303)
 
 
@@ -120,6 +139,20 @@ async def bots_page(request: Request) -> Response:
     """What each computer player does and how strong it measured (cardverse/web/strength.json)."""
     lang = request_language(request)
     return render(request, "bots.html", {"strength": strength_context(translator(lang), lang)})
+
+
+async def table_qr(request: Request) -> Response:
+    """``/t/{table_id}/qr.svg``: the QR code of the table's share link (made with segno)."""
+    table_id = request.path_params["table_id"]
+    if not TABLE_ID.match(table_id) or _table_exists(request, table_id) is False:
+        return error_page(request, 404)
+    link = str(request.base_url).rstrip("/") + TABLE_PATH.format(table_id=table_id)
+    svg = qr_svg(link, translator(request_language(request)))
+    return Response(
+        svg,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
 
 
 async def rules_standard(request: Request) -> Response:
@@ -182,7 +215,8 @@ async def rules_sheet(request: Request) -> Response:
             {"error": {"code": error.code, "params": error.params}, "sheet": None},
             status=400,
         )
-    return render(request, "rules/sheet.html", {"sheet": rules_sheet_context(rules), "error": None})
+    sheet = rules_sheet_context(rules, hints_from_query(request.query_params))
+    return render(request, "rules/sheet.html", {"sheet": sheet, "error": None})
 
 
 async def rules_sheet_part(request: Request) -> Response:
@@ -192,9 +226,8 @@ async def rules_sheet_part(request: Request) -> Response:
     except OptionsError as error:
         text = refusal_text(error.code, error.params, translator(request_language(request)))
         return render(request, "rules/sheet_part.html", {"sheet": None, "error": text}, 400)
-    return render(
-        request, "rules/sheet_part.html", {"sheet": rules_sheet_context(rules), "error": None}
-    )
+    sheet = rules_sheet_context(rules, hints_from_query(request.query_params))
+    return render(request, "rules/sheet_part.html", {"sheet": sheet, "error": None})
 
 
 MAX_CHECK_BYTES = 16 * 1024
@@ -325,6 +358,8 @@ async def table_page(request: Request) -> Response:
     t = translator(request_language(request))
     config = table_config(table_id, t)
     config["watch"] = watch_id is not None
+    if watch_id is None:  # the watch link must not learn how to join
+        config["inviteCode"] = show_code(invite_code_for(table_id))
     context = {
         "table_id": table_id,
         "config": config,
@@ -335,6 +370,64 @@ async def table_page(request: Request) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+async def replay_page(request: Request) -> Response:
+    """The replay viewer of a finished game (``/t/{table_id}/replay/{game}``, or from a watch
+    link ``/w/{watch_id}/replay/{game}``), or of a record file picked from disk (``/replay``).
+    ``static/js/replay.js`` reads the record and draws it; a game not over yet has no record,
+    and the page says so."""
+    watch_id = request.path_params.get("watch_id")
+    key = watch_id if watch_id is not None else request.path_params.get("table_id")
+    game = request.path_params.get("game")
+    state = "open"
+    if key is not None:
+        exists = _watched_exists if watch_id is not None else _table_exists
+        if not TABLE_ID.match(key) or exists(request, key) is False:
+            return render(request, "table_missing.html", {}, status=404)
+        service = getattr(request.app.state, "service", None)
+        table = None
+        if service is not None:
+            table = service.get_watched(key) if watch_id is not None else service.get(key)
+        finished = len(table.records) if table is not None else 0
+        state = "ready" if game is not None and 1 <= game <= finished else "not_finished"
+    t = translator(request_language(request))
+    api = "watch" if watch_id is not None else "tables"  # a watch link knows only its own id
+    context = {
+        "table_id": key,
+        "back": None if key is None else (f"/w/{key}" if watch_id is not None else f"/t/{key}"),
+        "game": game,
+        "state": state,
+        "config": {**table_config(key or "", t), "replay": {"api": api, "id": key, "game": game}},
+        "card_svgs": card_templates(t),
+    }
+    status = 404 if state == "not_finished" else 200
+    response = render(request, "replay.html", context, status=status)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+async def replay_read(request: Request) -> Response:
+    """``POST /replay/read``: a game record in the body; every step of its game, or what is
+    wrong with it in the person's language (see :mod:`cardverse.web.replay`)."""
+    t = translator(request_language(request))
+    address = request.client.host if request.client is not None else "unknown"
+    if not REPLAY_LIMITS.take(address):
+        answer, status = refused(t.gettext(TOO_MANY), "too many replays: try again later", 429)
+        return JSONResponse(answer, status_code=status, headers={"Retry-After": "10"})
+    REPLAY_LIMITS.running += 1
+    try:
+        body = await read_body(request, MAX_RECORD_BYTES)
+        # the engine's work is done in a thread: the event loop goes on serving the tables
+        answer, status = await run_in_threadpool(replay_answer, body, t)
+    except BodyTooLarge as error:
+        answer, status = refused(t.gettext(TOO_LARGE), str(error), 413)
+    except ClientDisconnect:
+        answer, status = refused(t.gettext(BAD_RECORD), "the request body was cut off")
+    finally:
+        REPLAY_LIMITS.running -= 1
+    return JSONResponse(answer, status_code=status)
 
 
 CARD_CODES = {rank + suit for rank in RANK_NAMES for suit in SUIT_NAMES} | set(JOKER_NAMES.values())
@@ -424,6 +517,11 @@ def web_routes() -> list[BaseRoute]:
         Route("/i18n/error", error_text, name="web_error_text"),
         Route("/i18n/refusal", refusal, methods=["POST"], name="web_refusal"),
         Route(TABLE_PATH, table_page, name="web_table"),
+        Route(TABLE_PATH + "/replay/{game:int}", replay_page, name="web_replay"),
+        Route(TABLE_PATH + "/qr.svg", table_qr, name="web_table_qr"),
+        Route("/w/{watch_id}/replay/{game:int}", replay_page, name="web_watch_replay"),
+        Route("/replay", replay_page, name="web_replay_file"),
+        Route("/replay/read", replay_read, methods=["POST"], name="web_replay_read"),
         Route("/w/{watch_id}", table_page, name="web_watch"),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="web_static"),
     ]

@@ -467,10 +467,27 @@ def _bot_text(level: str, rules: Rules) -> str:
     return BOT_LEVEL_TEXTS[level]
 
 
-def rules_sheet_context(rules: Rules) -> dict[str, Any]:
+HINTS_ON = N_(
+    "Hints are on at this table: Suggest shows the play the normal computer player would make "
+    "from what you can see (your own hand and what is public), never from other hands."
+)
+HINTS_OFF = N_("Hints are off at this table: the host turned Suggest off.")
+AUTO_PASS_LINE = N_(
+    "Anyone may switch on passing automatically: the table then passes for you whenever you "
+    "cannot play."
+)
+
+
+def _at_this_table(hints: bool) -> list[Line]:
+    """What the table (not the rules) allows: hints (the host's choice) and the auto-pass."""
+    return [_line(HINTS_ON if hints else HINTS_OFF), _line(AUTO_PASS_LINE)]
+
+
+def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, Any]:
     """What the rules sheet of a table with these rules shows (see ``_rules_sheet.html``).
 
     Every rule in force is explained and no rule of an option that is off is mentioned.
+    ``hints``: the sheet of a real table says whether hints are on there (None: not said).
     """
     preset = PRESETS[rules.preset]
     players = rules.players
@@ -535,6 +552,8 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
         Section("end", N_("End of the game"), end),
         Section("special", N_("Special cases and locked options"), _special(rules)),
     ]
+    if hints is not None:
+        sections.append(Section("table", N_("Hints at this table"), _at_this_table(hints)))
     return {
         "rules": rules,
         "preset_name": PRESET_NAMES[preset.name],
@@ -543,7 +562,18 @@ def rules_sheet_context(rules: Rules) -> dict[str, Any]:
         "places": places,
         "bots": [(BOT_LEVELS[level], _bot_text(level, rules)) for level in BOT_LEVELS],
         "version": __version__,
+        "hints": hints,
     }
+
+
+def hints_from_query(query: Any) -> bool | None:
+    """The ``hints`` query parameter of a table's sheet (1/0, on/off); None when absent."""
+    raw = (query.get("hints") or "").strip().lower()
+    if raw in ("1", "on", "true", "yes"):
+        return True
+    if raw in ("0", "off", "false", "no"):
+        return False
+    return None
 
 
 def rules_from_query(query: Any) -> Rules:

@@ -5,7 +5,8 @@ The page itself holds no game state: ``static/js/table.js`` opens the table's We
 with a module per idea (``table-state.js`` the one state object and the messages' effect on it,
 ``table-narration.js`` the log and announcements, ``table-board.js`` the opponents and the
 pile, ``table-hand.js`` the hand and the choosing, ``table-lobby.js``, ``table-results.js``,
-``table-motion.js``, ``table-signals.js``, ``table-net.js`` the connection).
+``table-motion.js``, ``table-signals.js``, ``table-hints.js`` Suggest and the auto-pass,
+``table-net.js`` the connection).
 The shell gives it, in the person's language, every word that the code picks at run time (card,
 rank, title, level, option names and values: :func:`table_config`) and the SVG of every card.
 
@@ -33,6 +34,7 @@ from .messages import (
     OPTION_HELP,
     OPTION_LABELS,
     PRESET_NAMES,
+    REACTION_TEXTS,
     SUIT_LETTER_TO_KEY,
     SUIT_NAMES_L10N,
     TITLES,
@@ -110,6 +112,10 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
         },
         "options": _option_entries(t),
         "timers": TIMER_CHOICES,
+        "reactions": [
+            {"key": key, "emoji": emoji, "label": t.gettext(label)}
+            for key, (emoji, label) in REACTION_TEXTS.items()
+        ],
         "heartbeat": client_settings(),
     }
 

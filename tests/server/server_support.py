@@ -90,8 +90,15 @@ class ServerThread:
 class ServerProcess:
     """``cardverse serve`` as a real process (for the SIGKILL test)."""
 
-    def __init__(self, data_dir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        *extra: str,
+        env: dict[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> None:
         self.data_dir = data_dir
+        self.log_path = log_path  # where its log goes (else a pipe nobody reads: keep it quiet)
         self.extra = extra
         self.env = env or {}
         self.proc: subprocess.Popen[str] | None = None
@@ -114,7 +121,7 @@ class ServerProcess:
                 *self.extra,
             ],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.PIPE if self.log_path is None else self.log_path.open("ab"),
             text=True,
             env=env,
         )

@@ -68,14 +68,21 @@ def test_health_tells_no_counts_and_the_operator_endpoint_is_guarded(
     server = make_server(operator_token="s3cret-operator-token")
     create_table(server.http)
     health = httpx.get(f"{server.http}/api/health", timeout=10)
-    assert health.json() == {"ok": True}
+    assert health.json() == {"ok": True, "alive": True, "ready": True}  # no counts
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret"}):
         answer = httpx.get(f"{server.http}/api/operator", headers=headers, timeout=10)
         assert answer.status_code == 404 and "tables" not in answer.text
+        metrics = httpx.get(f"{server.http}/api/metrics", headers=headers, timeout=10)
+        assert metrics.status_code == 404 and "cardverse_" not in metrics.text
     good = {"Authorization": "Bearer s3cret-operator-token"}
     counts = httpx.get(f"{server.http}/api/operator", headers=good, timeout=10).json()
     assert counts["tables"] == 1 and counts["phases"]["lobby"] == 1
     assert counts["durability"] == {"synchronous": "FULL", "group_commit": True}
+    metrics = httpx.get(f"{server.http}/api/metrics", headers=good, timeout=10)
+    assert metrics.status_code == 200
+    assert 'cardverse_tables{phase="lobby"} 1.0' in metrics.text
+    for name in ("actions_total", "action_seconds", "lease_moves_total", "store_errors_total"):
+        assert f"cardverse_{name}" in metrics.text, name
 
 
 def test_operator_addresses_see_the_counts(make_server: Callable[..., ServerThread]) -> None:

@@ -33,8 +33,8 @@ def _message(data: dict[str, Any]) -> Any:
     return parse_client_message(json.dumps(data))
 
 
-def _service(tmp_path: Path, **settings: Any) -> TableService:
-    options = Settings(data_dir=tmp_path, bot_processes=0, **settings)
+def _service(tmp_path: Path, database: str | None = None, **settings: Any) -> TableService:
+    options = Settings(data_dir=tmp_path, bot_processes=0, database=database, **settings)
     return TableService(options)
 
 
@@ -45,9 +45,9 @@ def test_the_store_is_full_with_group_commit_by_default(tmp_path: Path) -> None:
     assert Settings().sqlite_synchronous == "FULL" and Settings().group_commit
 
 
-def test_one_commit_per_loop_turn_for_every_table(tmp_path: Path) -> None:
+def test_one_commit_per_loop_turn_for_every_table(tmp_path: Path, database: str | None) -> None:
     async def body() -> None:
-        service = _service(tmp_path)
+        service = _service(tmp_path, database)
         hosts = []
         for name in ("Ann", "Bo", "Cy"):
             table, token = service.create(name)
@@ -67,9 +67,9 @@ def test_one_commit_per_loop_turn_for_every_table(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(body(), 30))
 
 
-def test_per_move_commit_commits_each_change(tmp_path: Path) -> None:
+def test_per_move_commit_commits_each_change(tmp_path: Path, database: str | None) -> None:
     async def body() -> None:
-        service = _service(tmp_path, group_commit=False)
+        service = _service(tmp_path, database, group_commit=False)
         table, token = service.create("Ann")
         host = _Conn()
         table.attach(host)

@@ -93,8 +93,15 @@ def check_messages(client: Client, record: dict[str, Any]) -> int:
     allowed, hands = truth(record)
     with_cards = 0
     assert not client.broken, client.broken[:1]
+    moment_of_v: dict[int, Moment] = {}
     for raw, message in zip(client.raw, client.messages, strict=True):
         cards = set(CARD.findall(raw))
+        if message["type"] == "suggestion":  # a hint: only the seat's own cards, at its state
+            moment = moment_of_v[message["v"]]
+            assert cards <= hands[moment][client.seat or 0], (client.seat, moment, raw)
+            continue
+        if "at" in message:
+            moment_of_v[message["v"]] = (message["at"]["round"], message["at"]["step"])
         if "at" not in message:
             assert not cards, (client.seat, raw)
             continue
@@ -183,6 +190,14 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
             if not syncs or rng.random() < 0.05:
                 client = rng.choice(clients)
                 syncs.append(asyncio.get_running_loop().create_task(client.send({"type": "sync"})))
+            if rng.random() < 0.05:  # a reaction, told to everyone: it holds no card
+                client = rng.choice(clients)
+                react = client.send({"type": "react", "reaction": "well_played"})
+                syncs.append(asyncio.get_running_loop().create_task(react))
+            if rng.random() < 0.2:  # a hint, asked on turn or not (issue 10: hints)
+                client = rng.choice(clients)
+                ask = client.send({"type": "suggest"})
+                syncs.append(asyncio.get_running_loop().create_task(ask))
             state = clients[0].last_state()
             if len(spectators) == 1 and state is not None and state["at"]["step"] >= 4:
                 late = Client(url, "watching from the middle")

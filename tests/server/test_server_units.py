@@ -14,7 +14,7 @@ import pytest
 from cardverse.engine import Game, Rules, mask_names, player_view
 from cardverse.server import protocol as P
 from cardverse.server.protocol import parse_client_message
-from cardverse.server.store import Store
+from cardverse.server.store import open_store
 from cardverse.server.tables import Settings, Table, TableService
 from cardverse.server.viewfilter import STATS, played_cards, render, visible_cards
 
@@ -112,10 +112,13 @@ def _state_of(table: Table) -> Any:
 
 
 @pytest.mark.timeout(60)
-def test_restoring_from_the_log_rebuilds_the_same_table(tmp_path: Path) -> None:
+def test_restoring_from_the_log_rebuilds_the_same_table(
+    tmp_path: Path, database: str | None
+) -> None:
     async def body() -> None:
         settings = Settings(
             data_dir=tmp_path,
+            database=database,
             turn_timer=None,
             grace=None,
             bot_delay=0,
@@ -163,7 +166,7 @@ def test_restoring_from_the_log_rebuilds_the_same_table(tmp_path: Path) -> None:
         assert table.game is not None and table.game.over
         send(0, {"type": "rematch"})
         service.store.commit()  # group commit: the turn's transaction ends with the turn
-        reopened = Store.in_dir(tmp_path)
+        reopened = open_store(database, tmp_path)
         restored = Table.restore(service, table.id, reopened.events(table.id))
         assert _state_of(restored) == _state_of(table)
         assert restored.records == table.records

@@ -133,11 +133,18 @@ export function timerLabel(seconds) {
   return tn("%(num)s second", "%(num)s seconds", seconds);
 }
 
-function sendOptions(rules, turnTimer) {
+function sendOptions(rules, turnTimer, hints) {
   const fields = {};
   if (rules) fields.rules = rules;
   if (turnTimer !== undefined) fields.turn_timer = turnTimer;
+  if (hints !== undefined) fields.hints = hints;
   send("options", fields);
+}
+
+// The query of this table's rules sheet: its rules, and whether hints are on.
+export function sheetQuery(rules) {
+  const query = rulesQuery(rules);
+  return S.table ? `${query}&hints=${S.table.hints === false ? 0 : 1}` : query;
 }
 
 function buildOptionsForm() {
@@ -221,7 +228,23 @@ function buildOptionsForm() {
       text: t("When time runs out, a computer player plays for that person until they are back."),
     }),
   );
-  form.replaceChildren(presetBox, ...rows, timerRow);
+  const hintsRow = el(
+    "div",
+    { class: "option option-bool", "data-option": "hints" },
+    el("input", {
+      type: "checkbox",
+      id: "option-hints",
+      "aria-describedby": "option-hints-help",
+      onchange: (event) => sendOptions(null, undefined, event.target.checked),
+    }),
+    el("label", { for: "option-hints", text: t("Hints (the Suggest button)") }),
+    el("p", {
+      class: "hint",
+      id: "option-hints-help",
+      text: t("Suggest shows a player the play the normal computer player would make from their own view."),
+    }),
+  );
+  form.replaceChildren(presetBox, ...rows, timerRow, hintsRow);
   optionsBuilt = true;
 }
 
@@ -243,12 +266,12 @@ function renderOptions() {
   const host = isHost();
   $("options-form").hidden = !host;
   $("options-list").hidden = host;
-  $("sheet-link").href = `/rules/sheet?${rulesQuery(rules)}`;
+  $("sheet-link").href = `/rules/sheet?${sheetQuery(rules)}`;
   if (host) {
     if (!optionsBuilt) buildOptionsForm();
     // The controls show the table's options as the server last told them; a change the host
     // just made stays shown until the server's answer (a refusal puts the old value back).
-    const stamp = JSON.stringify([rules, S.table.turn_timer, S.optionsRefused]);
+    const stamp = JSON.stringify([rules, S.table.turn_timer, S.table.hints, S.optionsRefused]);
     if (stamp === S.optionsShown) return;
     S.optionsShown = stamp;
     for (const radio of document.querySelectorAll("#options-form input[name=preset]")) {
@@ -282,6 +305,7 @@ function renderOptions() {
       timer.append(el("option", { value: current, text: timerLabel(Number(current)) }));
     }
     timer.value = current;
+    $("option-hints").checked = S.table.hints !== false;
     return;
   }
   const items = [
@@ -306,6 +330,12 @@ function renderOptions() {
   }
   items.push(
     el("div", {}, el("dt", { text: t("Turn timer") }), el("dd", { text: timerLabel(S.table.turn_timer) })),
+    el(
+      "div",
+      {},
+      el("dt", { text: t("Hints (the Suggest button)") }),
+      el("dd", { text: S.table.hints === false ? t("Off") : t("On") }),
+    ),
   );
   $("options-list").replaceChildren(...items);
 }

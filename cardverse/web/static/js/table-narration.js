@@ -4,7 +4,7 @@
 import { t, tn } from "./i18n.js";
 import { cardsShort, playWords } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
-import { S, config, seatName } from "./table-state.js";
+import { S, config, hooks, seatName } from "./table-state.js";
 
 export function announce(text, urgent = false) {
   if (!text) return;
@@ -160,7 +160,23 @@ export function logLines() {
       places: order.map((seat, place) => `${place + 1}. ${seatName(seat)}`).join(", "),
     }),
   );
-  return [...summaries, ...S.events.map(describeEvent).filter(Boolean)];
+  // the reactions heard this round (table-reactions.js), each after the event it followed
+  const reactions = (S.reactionLog || []).filter((r) => r.after <= S.events.length);
+  const lines = [...summaries];
+  let next = 0;
+  const heard = (upTo) => {
+    while (next < reactions.length && reactions[next].after <= upTo) {
+      lines.push(hooks.reactionWords(reactions[next].seat, reactions[next].reaction));
+      next += 1;
+    }
+  };
+  S.events.forEach((event, index) => {
+    heard(index);
+    const line = describeEvent(event);
+    if (line) lines.push(line);
+  });
+  heard(S.events.length);
+  return lines;
 }
 
 // The round's log: in full in the side panel (wide screens) and in the log dialog; the last

@@ -49,6 +49,10 @@ export function renderResults() {
   record.hidden = !game || !S.table || !S.table.records.includes(game);
   const api = config.watch ? "watch" : "tables"; // the watch link knows only its own id
   record.href = `/api/${api}/${encodeURIComponent(tableId)}/records/${game}`;
+  // the replay viewer, every hand face up (a watch link's by its own id)
+  const replay = $("replay-link");
+  replay.hidden = record.hidden;
+  replay.href = `/${config.watch ? "w" : "t"}/${encodeURIComponent(tableId)}/replay/${game}`;
   const data = lastRound();
   const roundBox = $("last-round");
   roundBox.hidden = !data || view.rules.rounds < 2;
@@ -94,6 +98,6 @@ export function renderScoreSheet() {
         el("tbody", {}, rows),
       ),
     ),
-    rounds.length ? null : el("p", { class: "hint", text: t("No round has been played yet.") }),
+    ...(rounds.length ? [] : [el("p", { class: "hint", text: t("No round has been played yet.") })]),
   );
 }

@@ -29,6 +29,7 @@ export const S = {
   warnedSeconds: false,
   everWelcomed: false,
   optionsRefused: 0,
+  reactionLog: [], // reactions heard this round: {after (events before it), seat, reaction}
   resyncAt: null, // the v of the state held when a change did not follow it (a sync was asked)
 };
 
@@ -40,6 +41,7 @@ export const hooks = {
   serverNow: () => Date.now(),
   pending: () => false,
   joining: () => false,
+  reactionWords: () => "",
 };
 
 export const TAKEN_MS = 1500; // a won trick stays on the table this long before it is swept

@@ -28,12 +28,14 @@ import {
   showNote,
   updateNote,
 } from "./table-hand.js";
-import { copyLink, joinTable, renderLobby, rulesQuery, shareLink, showLobbyNote } from "./table-lobby.js";
+import { copyLink, joinTable, renderLobby, sheetQuery, shareLink, showLobbyNote } from "./table-lobby.js";
 import { deal, flip, flyFrom, pulse } from "./table-motion.js";
 import { announce, describeEvent, renderAway, renderLog } from "./table-narration.js";
 import { renderResults, renderScoreSheet } from "./table-results.js";
 import { setSound, showTurn, soundOn, turnStarted, unlockAudio } from "./table-signals.js";
+import * as Hints from "./table-hints.js";
 import * as People from "./table-people.js";
+import * as Reactions from "./table-reactions.js";
 import * as State from "./table-state.js";
 import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
 
@@ -104,6 +106,12 @@ function onMessage(message) {
       People.onMoved(message);
       render();
       break;
+    case "suggestion":
+      Hints.onSuggestion(message);
+      break;
+    case "reaction":
+      Reactions.onReaction(message);
+      break;
     case "error":
       onError(message);
       break;
@@ -122,7 +130,9 @@ function onAckInside(message) {
 function onState(message) {
   const wasMyTurn = myTurn();
   const oldRects = placesOnScreen();
+  const firstEvent = S.events[0];
   if (!State.onState(message)) return;
+  if (S.events[0] !== firstEvent) S.reactionLog = []; // a new round's log (or a full one)
   const lines = message.events.map(describeEvent).filter(Boolean);
   const nowMine = myTurn();
   if (nowMine && !wasMyTurn) {
@@ -136,14 +146,20 @@ function onState(message) {
   announce(lines.join(" "));
   render();
   updateNote();
+  Hints.maybeAutoPass();
   if (nowMine && !wasMyTurn) pulse($("your-turn"));
   animate(message.events, oldRects);
 }
 
 async function onError(message) {
   S.busy = false;
+  if (["hints_off", "nothing_to_suggest", "suggestion_stale"].includes(message.code)) S.suggestion = null;
   if (message.code === "bad_token") State.onBadToken();
   const text = await errorText(message.code, message.params);
+  if (message.code === "reaction_rate_limited") {
+    Reactions.showReactionNote(text); // beside the reactions, whoever's turn it is
+    return;
+  }
   showNote(text, true);
   if (!$("lobby").hidden) showLobbyNote(text);
   S.optionsRefused += 1;
@@ -212,6 +228,7 @@ function render() {
   $("leave-button").hidden = !seated || phase === "playing";
   People.renderComeBack();
   if (inGame) renderGame();
+  Reactions.renderReactions();
   renderResults();
   renderAway();
   renderLog();
@@ -243,6 +260,7 @@ function renderGame() {
     renderHand();
     renderActions();
     renderChoices();
+    Hints.renderHints();
   }
   People.renderHostAbsent();
   const auto = S.table && S.seat !== null && S.table.seats[S.seat]?.auto;
@@ -352,7 +370,7 @@ async function openRules() {
   const rules = S.view ? S.view.rules : S.table ? S.table.rules : null;
   const body = $("rules-body");
   if (rules) {
-    const query = rulesQuery(rules);
+    const query = sheetQuery(rules);
     $("rules-page-link").href = `/rules/sheet?${query}`;
     body.textContent = t("Loading…");
     dialog.showModal();
@@ -394,6 +412,9 @@ function setUp() {
   document.addEventListener("keydown", unlockAudio, { once: true });
   $("play-button").addEventListener("click", play);
   $("pass-button").addEventListener("click", pass);
+  $("suggest-button").addEventListener("click", Hints.suggest);
+  Reactions.setUpReactions();
+  $("auto-pass-button").addEventListener("click", Hints.toggleAutoPass);
   $("clear-button").addEventListener("click", () => {
     clearChoice();
     moveFocus(0);
@@ -457,6 +478,7 @@ connection.watch = Boolean(config.watch);
 hooks.send = send;
 hooks.sendRaw = (message) => connection.sendSoon(message);
 hooks.render = render;
+hooks.reactionWords = Reactions.reactionWords;
 hooks.serverNow = () => connection.serverNow();
 hooks.pending = () => Boolean(connection.pending);
 hooks.joining = () => {

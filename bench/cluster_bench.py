@@ -1,0 +1,193 @@
+"""Scale-out benchmark (``make bench``; not a test): the server on PostgreSQL and Redis with 1
+and with 2 processes (``cardverse serve --workers N``), and failover when an owner is killed.
+
+Starts its own PostgreSQL and redis-server (as the tests do, tests/server/services.py), then:
+
+1. throughput: :mod:`bench.server_bench` (simulated people in this process, the server in its
+   own) for each of 1 and 2 worker processes, 250 and 1,000 tables, with no think time and
+   with 1 s: actions/s, p50/p99 latency; the ratio of 2 processes to 1;
+2. failover: three server processes, one table of four people spread over them, the owner
+   SIGKILLed at ``--kills`` random moments (20 by default): acknowledged actions lost (must be
+   0) and the time from each kill to the next accepted action.
+
+Results go to ``bench/results/cluster.json``.
+
+    .venv/bin/python -m bench.cluster_bench --duration 15 --kills 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "cluster.json"
+sys.path.insert(0, str(ROOT / "tests" / "server"))  # the services and the cluster support
+
+
+def throughput(args: argparse.Namespace, pg: Any, redis_url: str) -> list[dict[str, Any]]:
+    from bench import server_bench
+
+    runs: list[dict[str, Any]] = []
+    for tables in args.tables:
+        for think in (0, 1000):
+            for workers in (1, 2):
+                dsn = pg.new_database(f"bench_{workers}_{tables}_{think}")
+                out = Path(tempfile.mkstemp(suffix=".json")[1])
+                failed = _run_one(
+                    server_bench,
+                    [
+                        "--tables",
+                        str(tables),
+                        "--duration",
+                        str(args.duration),
+                        "--warmup",
+                        "5",
+                        "--think",
+                        str(think),
+                        "--workers",
+                        str(workers),
+                        "--database",
+                        dsn,
+                        "--redis",
+                        redis_url,
+                        "--out",
+                        str(out),
+                    ],
+                )
+                if failed:  # recorded, and the other runs go on
+                    result = {"workers": workers, "tables": tables, "think_ms": think}
+                    result["failed"] = failed
+                else:
+                    result = json.loads(out.read_text())
+                out.unlink()
+                runs.append(result)
+                flush_redis(redis_url)
+    return runs
+
+
+def _run_one(server_bench: Any, argv: list[str]) -> str | None:
+    try:
+        server_bench.main(argv)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushall()
+    client.close()
+
+
+def failover(args: argparse.Namespace, pg: Any, redis_url: str) -> dict[str, Any]:
+    from cluster_support import Cluster, over
+    from server_support import create_table
+    from test_cluster import _acked_are_in_the_record, _play, _record, _seat_players
+
+    dsn = pg.new_database("bench_failover")
+    root = Path(tempfile.mkdtemp(prefix="cardverse-failover-"))
+    cluster = Cluster(root, dsn, redis_url).start(3)
+    recoveries: list[float] = []
+    acked = lost_checked = 0
+
+    async def body() -> None:
+        nonlocal acked
+        rng = random.Random(args.seed)
+        kills_left = args.kills
+        while kills_left:
+            table = create_table(cluster.procs[-1].http, rules={"preset": "standard", "rounds": 8})
+            table_id = table["table_id"]
+            players = await _seat_players(cluster, table, [0, 1, 2, 0])
+            while kills_left and not over(players):
+                await _play(players, rng, acks=rng.randint(3, 25), timeout=120)
+                if over(players):
+                    break
+                victim = cluster.owner_proc(table_id)
+                killed = time.monotonic()
+                victim.kill()
+                times = await _play(players, rng, acks=1, timeout=60)
+                recoveries.append(times[0] - killed)
+                kills_left -= 1
+                cluster.add()
+                cluster.procs = cluster.alive()
+            await _play(players, rng, timeout=180)
+            record = _record(cluster.alive()[0], table_id)
+            acked += _acked_are_in_the_record(players, record)  # raises if one was lost
+            for player in players:
+                if player.client is not None:
+                    await player.client.close()
+
+    try:
+        asyncio.run(body())
+        lost_checked = 1
+    finally:
+        cluster.close()
+    return {
+        "kills": len(recoveries),
+        "acknowledged_actions": acked,
+        "acknowledged_actions_lost": 0 if lost_checked else None,
+        "time_to_next_action_s": {
+            "median": round(statistics.median(recoveries), 3),
+            "p90": round(sorted(recoveries)[int(0.9 * (len(recoveries) - 1))], 3),
+            "max": round(max(recoveries), 3),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[250, 1000])
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds measured a run")
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    from services import Postgres, Redis
+
+    pg = Postgres().start()
+    redis_server = Redis().start()
+    result: dict[str, Any] = {"cpus": os.cpu_count()}
+    try:
+        if not args.skip_throughput:
+            runs = throughput(args, pg, redis_server.url)
+            result["runs"] = runs
+            ratios = []
+            for one, two in zip(runs[0::2], runs[1::2], strict=True):
+                if "failed" in one or "failed" in two:
+                    continue
+                ratios.append(
+                    {
+                        "tables": one["tables"],
+                        "think_ms": one["think_ms"],
+                        "actions_per_s": [one["actions_per_s"], two["actions_per_s"]],
+                        "p99_ms": [one["latency_ms"]["p99"], two["latency_ms"]["p99"]],
+                        "ratio": round(two["actions_per_s"] / max(1.0, one["actions_per_s"]), 2),
+                    }
+                )
+            result["two_processes_vs_one"] = ratios
+        if args.kills:
+            result["failover"] = failover(args, pg, redis_server.url)
+    finally:
+        redis_server.close()
+        pg.close()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps({k: v for k, v in result.items() if k != "runs"}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,160 @@
+"""Messages between server processes, on Redis pub/sub.
+
+Every process (a *node*) subscribes to its own channel ``cardverse:node:<node id>``; anything
+for it is an *envelope* (a JSON object with an ``op``) published there. A table's owner gets the
+actions of the connections other processes hold for it (``attach``, ``msg``, ``detach``), and
+sends each of those connections its own frames (``frames``, ``close``), already rendered for
+that seat by the owner's hidden-card filter: a hand is only ever published to the one node that
+holds that seat's socket. ``rpc``/``reply`` answer HTTP reads about a table another node owns.
+
+Why pub/sub and not streams: frames are short-lived and meant for one socket right now; the
+truth is the store's log, and a client that missed frames (Redis restarted) is made to reconnect
+and gets a full state, and resends the actions it has no acknowledgement for (the seat's
+sequence numbers make a resend harmless). Streams would keep and trim a copy of every frame for
+nothing, and cost a round trip more per read. PUBLISH also says how many subscribers got a
+message: 0 tells at once that the node is gone (its connection to Redis closed).
+
+Order: one sender task publishes the envelopes in the order they were posted, pipelined.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("cardverse.server.bus")
+
+PREFIX = "cardverse:node:"
+
+Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class Bus:
+    """This node's channel in and the envelopes it sends out."""
+
+    def __init__(self, redis: Any, node: str, handler: Handler) -> None:
+        self.redis = redis
+        self.node = node
+        self.handler = handler
+        self._outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.connected = asyncio.Event()  # subscribed to our channel
+        self.reconnects = 0
+        self.on_reconnect: Callable[[], None] | None = None
+        self.published = 0
+        self.unheard = 0  # envelopes no node received
+
+    @staticmethod
+    def channel(node: str) -> str:
+        return PREFIX + node
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    def post(self, node: str, envelope: dict[str, Any]) -> asyncio.Future[int]:
+        """Send an envelope to a node (in order); the future gets how many received it."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._outgoing.put_nowait((self.channel(node), json.dumps(envelope), future))
+        return future
+
+    async def ask(self, node: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send a request to a node and wait for its ``reply``."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[rid] = future
+        try:
+            heard = await self.post(node, {**envelope, "op": "rpc", "rid": rid, "from": self.node})
+            if not heard:
+                raise ConnectionError(f"node {node} is gone")
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._replies.pop(rid, None)
+
+    def reply(self, to: str, rid: str, body: dict[str, Any]) -> None:
+        self.post(to, {"op": "reply", "rid": rid, "body": body})
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outgoing.get()]
+            while not self._outgoing.empty() and len(batch) < 512:
+                batch.append(self._outgoing.get_nowait())
+            while True:
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, text, _ in batch:
+                            pipe.publish(channel, text)
+                        counts = await pipe.execute()
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # Redis is down: the envelopes wait (bounded)
+                    log.warning("publishing failed (%s); retrying", error)
+                    await asyncio.sleep(0.2)
+                    if self._outgoing.qsize() > 100_000:  # pragma: no cover - long outage
+                        counts = [0] * len(batch)
+                        break
+            for (_, _, future), count in zip(batch, counts, strict=True):
+                self.published += 1
+                self.unheard += not count
+                if future is not None and not future.done():
+                    future.set_result(int(count))
+
+    async def _listen(self) -> None:
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel(self.node))
+                self.connected.set()
+                if not first:
+                    self.reconnects += 1
+                    log.warning("re-subscribed to Redis after a lost connection")
+                    if self.on_reconnect is not None:
+                        self.on_reconnect()
+                first = False
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        continue
+                    await self._dispatch(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self.connected.clear()
+                log.warning("the Redis subscription failed (%s); reconnecting", error)
+                await asyncio.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _dispatch(self, data: Any) -> None:
+        try:
+            envelope = json.loads(data)
+        except ValueError:
+            log.error("an envelope that is not JSON was dropped")
+            return
+        if envelope.get("op") == "reply":
+            future = self._replies.get(envelope.get("rid", ""))
+            if future is not None and not future.done():
+                future.set_result(envelope.get("body") or {})
+            return
+        try:
+            result = self.handler(envelope)
+            if result is not None:
+                await result
+        except Exception:
+            log.exception("handling an envelope (%s) failed", envelope.get("op"))

@@ -1,0 +1,155 @@
+// Quick reactions: the fixed set of the server (docs/protocol.md, Reactions), sent by a seated
+// person, shown a moment beside the sender's seat (or beside "You"), written in "What
+// happened" and announced; each person may mute anyone (kept in this browser, per table).
+import { t } from "./i18n.js";
+import { $, el } from "./table-dom.js";
+import { announce } from "./table-narration.js";
+import { S, config, hooks, seatName, seats, tableId } from "./table-state.js";
+
+export const BUBBLE_MS = 4000;
+const MUTE_KEY = `cardverse.muted.${tableId}`;
+const bubbles = new Map(); // seat -> {reaction, until}
+let muted = readMuted();
+let bubbleTimer = null;
+
+function readMuted() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function saveMuted() {
+  try {
+    localStorage.setItem(MUTE_KEY, JSON.stringify([...muted]));
+  } catch {
+    // no storage: muting lasts for this page
+  }
+}
+
+function reaction(key) {
+  return config.reactions.find((r) => r.key === key) || { key, emoji: "", label: key };
+}
+
+// A reaction in words for the log and screen readers: "Ada reacts: Well played".
+export function reactionWords(seat, key) {
+  const words = reaction(key).label;
+  if (seat === S.seat) return t("You react: %(reaction)s", { reaction: words });
+  return t("%(name)s reacts: %(reaction)s", { name: seatName(seat), reaction: words });
+}
+
+export function onReaction(message) {
+  S.reactionsHeard = (S.reactionsHeard || 0) + 1; // muted ones too (read by the tests)
+  if (muted.has(message.seat) && message.seat !== S.seat) return;
+  bubbles.set(message.seat, { reaction: message.reaction, until: performance.now() + BUBBLE_MS });
+  S.reactionLog = [...(S.reactionLog || []), { after: S.events.length, seat: message.seat, reaction: message.reaction }];
+  const words = reactionWords(message.seat, message.reaction);
+  if (message.seat !== S.seat) announce(words);
+  else $("reaction-note").textContent = "";
+  hooks.render();
+}
+
+export function send(key) {
+  if (S.seat === null) return;
+  hooks.sendRaw({ type: "react", reaction: key });
+}
+
+// A refused reaction (too many): said beside the picker and announced, gone with the next one.
+export function showReactionNote(text) {
+  $("reaction-note").textContent = text;
+  announce(text, true);
+}
+
+function bubble(seat) {
+  const shown = bubbles.get(seat);
+  if (!shown) return null;
+  const data = reaction(shown.reaction);
+  return el(
+    "span",
+    { class: `reaction-bubble${data.emoji ? " is-emoji" : ""}`, "aria-hidden": "true", "data-reaction": data.key },
+    data.emoji || data.label,
+  );
+}
+
+// The bubbles beside the seats (drawn again after every render, gone after BUBBLE_MS).
+export function renderReactions() {
+  const now = performance.now();
+  for (const [seat, shown] of bubbles) if (shown.until <= now) bubbles.delete(seat);
+  for (const old of document.querySelectorAll(".reaction-bubble")) old.remove();
+  for (const seat of bubbles.keys()) {
+    const node = bubble(seat);
+    const home = seat === S.seat ? document.querySelector(".me-bar") : document.querySelector(`#players .player[data-seat="${seat}"]`);
+    if (home && node) home.append(node);
+  }
+  if (bubbleTimer === null && bubbles.size) {
+    bubbleTimer = setTimeout(() => {
+      bubbleTimer = null;
+      renderReactions();
+    }, 500);
+  }
+  $("reaction-bar").hidden = S.seat === null;
+  renderMutes();
+}
+
+function renderMutes() {
+  const others = seats().filter((s) => s.kind === "human" && s.seat !== S.seat);
+  const wanted = others.map((s) => `${s.seat}:${s.name}:${muted.has(s.seat)}`).join("|");
+  for (const box of document.querySelectorAll("[data-mutes]")) box.hidden = others.length === 0;
+  for (const list of document.querySelectorAll(".mute-list")) {
+    if (list.dataset.wanted === wanted) continue;
+    list.dataset.wanted = wanted;
+    list.replaceChildren(...others.map((s) => muteItem(s, list.dataset.prefix)));
+  }
+}
+
+function muteItem(seat, prefix) {
+  const id = `${prefix}-${seat.seat}`;
+  const name = seatName(seat.seat);
+  return el(
+    "li",
+    {},
+    el("input", {
+      type: "checkbox",
+      id,
+      checked: muted.has(seat.seat),
+      onchange: (event) => {
+        if (event.target.checked) muted.add(seat.seat);
+        else muted.delete(seat.seat);
+        saveMuted();
+        bubbles.delete(seat.seat);
+        announce(
+          event.target.checked
+            ? t("Reactions of %(name)s are muted.", { name })
+            : t("Reactions of %(name)s are shown again.", { name }),
+        );
+        hooks.render();
+      },
+    }),
+    el("label", { for: id, text: t("Mute %(name)s", { name }) }),
+  );
+}
+
+export function setUpReactions() {
+  $("reaction-buttons").replaceChildren(
+    ...config.reactions.map((r) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "button small reaction-button",
+          "data-reaction": r.key,
+          "aria-label": r.label,
+          title: r.label,
+          onclick: () => {
+            send(r.key);
+            const picker = $("reaction-bar");
+            picker.open = false; // sent: the picker closes, the focus stays at its button
+            picker.querySelector("summary").focus();
+          },
+        },
+        r.emoji ? el("span", { "aria-hidden": "true", text: r.emoji }) : r.label,
+      ),
+    ),
+  );
+}

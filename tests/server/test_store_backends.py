@@ -1,0 +1,167 @@
+"""The store's event log, the same on both stores: the SQLite file and a real PostgreSQL.
+
+Each table's events are numbered; ``(table, n)`` is unique, so two writers can never both append
+the same event; every event holds its writer's fencing number, and a write with a number lower
+than the table's newest claim is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardverse.server.store import EventStore, FencedOut, Store, StoreUnavailable
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """Opens the store under test (again, for a second writer or after a restart)."""
+    opened: list[EventStore] = []
+    if request.param == "sqlite":
+
+        def make(**options: Any) -> EventStore:
+            store: EventStore = Store(tmp_path / "db.sqlite3", **options)
+            opened.append(store)
+            return store
+    else:
+        from cardverse.server.pgstore import PostgresStore
+
+        dsn = request.getfixturevalue("pg_dsn")
+
+        def make(**options: Any) -> EventStore:
+            store: EventStore = PostgresStore(dsn, **options)
+            opened.append(store)
+            return store
+
+    yield make
+    for store in opened:
+        with contextlib.suppress(Exception):
+            store.close()
+
+
+def test_events_are_kept_in_order_with_their_fencing_number(open_store: Any) -> None:
+    store = open_store()
+    store.create_table("t1", 0, "create", {"name": "Ann"}, fence=1)
+    store.append("t1", 1, "lobby", {"seats": []}, fence=1)
+    store.replace("t1", 1, "lobby", {"seats": [1]}, fence=1)
+    store.append("t1", 2, "start", {"seed": 5}, fence=1)
+    kinds = [(e.n, e.kind) for e in store.events("t1")]
+    assert kinds == [(0, "create"), (1, "lobby"), (2, "start")]
+    assert store.events("t1")[1].data == {"seats": [1]}
+    assert store.fences("t1") == [1, 1, 1]
+    assert store.count_events("t1") == 3 and store.exists("t1") and store.status("t1") == "live"
+    again = open_store()  # another connection sees the committed log
+    assert [e.n for e in again.events("t1")] == [0, 1, 2]
+
+
+def test_an_event_number_cannot_be_appended_twice(open_store: Any) -> None:
+    store = open_store()
+    store.create_table("t1", 0, "create", {}, fence=1)
+    store.append("t1", 1, "move", {"a": 1}, fence=1)
+    other = open_store()  # a second writer with the same fencing number
+    with pytest.raises(FencedOut):
+        other.append("t1", 1, "move", {"a": 2}, fence=1)
+    assert [e.data for e in store.events("t1")] == [{}, {"a": 1}]
+
+
+def test_a_writer_whose_fence_was_overtaken_cannot_append(open_store: Any) -> None:
+    old = open_store()
+    old.create_table("t1", 0, "create", {}, fence=1)
+    new = open_store()
+    fence = new.claim("t1")
+    assert fence == 2
+    with pytest.raises(FencedOut):
+        old.append("t1", 1, "move", {"by": "old"}, fence=1)
+    with pytest.raises(FencedOut):
+        old.set_status("t1", "idle", fence=1)
+    new.append("t1", 1, "move", {"by": "new"}, fence=fence)
+    assert [e.data for e in old.events("t1")] == [{}, {"by": "new"}]
+    assert old.fences("t1") == [1, 2]
+
+
+def test_group_commit_holds_callbacks_until_the_commit(open_store: Any) -> None:
+    async def body() -> None:
+        store = open_store()
+        store.create_table("t1", 0, "create", {}, fence=1)
+        store.commit()
+        told: list[int] = []
+        store.append("t1", 1, "move", {}, fence=1)
+        store.append("t1", 2, "move", {}, fence=1)
+        assert store.pending and store.after_commit(lambda: told.append(store.commits))
+        assert told == []
+        await asyncio.sleep(0)
+        assert told and not store.pending
+        assert open_store().count_events("t1") == 3
+
+    asyncio.run(asyncio.wait_for(body(), 20))
+
+
+def test_idle_lobbies_expire_and_lose_their_events(open_store: Any) -> None:
+    store = open_store()
+    store.create_table("lobby", 0, "create", {}, fence=1)
+    store.create_table("game", 0, "create", {}, fence=1)
+    store.append("game", 1, "start", {"seed": 1}, fence=1)
+    store.set_status("lobby", "idle")
+    store.set_status("game", "idle")
+    assert store.expire_idle_lobbies(before=10**12) == 1
+    assert not store.exists("lobby") and store.count_events("lobby") == 0
+    assert store.exists("game") and store.tables_to_restore() == []
+    assert store.claim("game") == 2 and store.tables_to_restore() == ["game"]
+
+
+def test_a_postgresql_that_is_down_gives_try_again(postgres: Any, pg_dsn: str) -> None:
+    from cardverse.server.pgstore import PostgresStore
+
+    store = PostgresStore(pg_dsn, retry_interval=0.0)
+    store.create_table("t1", 0, "create", {}, fence=1)
+    postgres.stop("immediate")
+    try:
+        with pytest.raises(StoreUnavailable):
+            store.append("t1", 1, "move", {}, fence=1)
+        with pytest.raises(StoreUnavailable):
+            store.events("t1")
+    finally:
+        postgres.start()
+    store.append("t1", 1, "move", {}, fence=1)  # it reconnects by itself
+    assert store.count_events("t1") == 2 and store.reconnects >= 1
+    store.close()
+
+
+def test_a_sqlite_file_from_before_fencing_opens_with_fence_zero(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, updated REAL NOT NULL,"
+        " status TEXT NOT NULL DEFAULT 'live');"
+        "CREATE TABLE events (table_id TEXT NOT NULL, n INTEGER NOT NULL, kind TEXT NOT NULL,"
+        " data TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
+        "INSERT INTO tables VALUES ('old', 1, 1, 'live');"
+        "INSERT INTO events VALUES ('old', 0, 'create', '{}', 1);"
+    )
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.fences("old") == [0] and store.fence_of("old") == 0
+    store.append("old", 1, "move", {}, fence=0)
+    assert [e.n for e in store.events("old")] == [0, 1]
+    store.close()
+
+
+def test_a_read_sees_the_writes_of_the_open_transaction(open_store: Any) -> None:
+    async def body() -> None:
+        store = open_store()
+        store.create_table("t1", 0, "create", {}, fence=1)
+        store.append("t1", 1, "move", {"a": 1}, fence=1)  # the turn's transaction is open
+        assert store.pending
+        assert [e.n for e in store.events("t1")] == [0, 1]
+        store.append("t1", 2, "move", {"a": 2}, fence=1)
+        await asyncio.sleep(0)
+        assert not store.pending and open_store().count_events("t1") == 3
+
+    asyncio.run(asyncio.wait_for(body(), 20))

@@ -1,0 +1,101 @@
+"""Quick reactions in a real browser (issue 10): a seated person reacts by keyboard, everyone
+(a spectator on the watch link too) sees it beside the sender's seat and in the log and hears
+it announced; a person muted by someone is not shown to them; a burst is refused with a clear
+note. Screenshots at phone and desktop sizes go to test-artifacts/web/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .test_table import APP, check_page, contexts, create_table, wait_for  # noqa: F401
+
+SEATED = f"document.querySelector('{APP}').dataset.seated === 'true'"
+
+
+def _bubble(seat: int) -> str:
+    return f"#players .player[data-seat='{seat}'] .reaction-bubble"
+
+
+def _heard(page: Any) -> int:
+    return int(page.evaluate("window.cardverseTable.state.reactionsHeard || 0"))
+
+
+def test_reactions_reach_everyone_and_can_be_muted(
+    server_url: str,
+    contexts: Any,  # noqa: F811
+    artifacts: Any,
+) -> None:
+    host = contexts("desktop", reduced_motion="reduce")
+    guest = contexts("phone", reduced_motion="reduce")
+    link = create_table(host, server_url, "en", "Ada")
+    guest.goto(link)
+    guest.fill("#sit-name", "Bo")
+    guest.keyboard.press("Enter")
+    wait_for(guest, SEATED)
+    host.click("#fill-button")
+    wait_for(host, "document.querySelectorAll('#seat-list .seat-empty').length === 0")
+    watcher = contexts("phone", reduced_motion="reduce")
+    watcher.goto(host.input_value("#watch-link"))
+    host.click("#start-button")
+    for page in (host, guest, watcher):
+        wait_for(page, "!document.querySelector('#game').hidden")
+    assert not watcher.is_visible("#reaction-bar")  # spectators watch, they do not react
+    assert "with a watch link" in watcher.inner_text("#spectator-bar")
+    assert "take a seat" not in watcher.inner_text("#spectator-bar")
+
+    # Bo reacts by keyboard: open the picker, choose "Well played".
+    guest.focus("#reaction-bar summary")
+    guest.keyboard.press("Enter")
+    well_played = guest.get_by_role("button", name="Well played")
+    well_played.focus()
+    guest.keyboard.press("Enter")
+    for page in (host, watcher):
+        wait_for(page, f'document.querySelector("{_bubble(1)}") !== null')
+        assert page.inner_text(_bubble(1)) == "Well played"
+        wait_for(
+            page, "document.querySelector('#log').textContent.includes('Bo reacts: Well played')"
+        )
+    assert "Bo reacts: Well played" in host.inner_text("#announcer")
+    wait_for(guest, "document.querySelector('.me-bar .reaction-bubble') !== null")
+    wait_for(guest, "window.cardverseTable.state.reactionLog.length === 1")
+    host.screenshot(path=str(artifacts / "reaction-desktop.png"), full_page=True)
+    watcher.screenshot(path=str(artifacts / "reaction-spectator-phone.png"), full_page=True)
+    check_page(host, "a reaction on the desktop")
+    check_page(watcher, "a reaction seen by a spectator")
+
+    # Ada mutes Bo: his thumbs up reaches the spectator, not her.
+    host.click("#hint-tools [data-mutes] summary")
+    host.get_by_role("checkbox", name="Mute Bo").check()
+    wait_for(host, f'document.querySelector("{_bubble(1)}") === null')
+    before_host, before_watcher = _heard(host), _heard(watcher)
+    guest.click("#reaction-bar summary")
+    guest.get_by_role("button", name="Thumbs up").click()
+    wait_for(watcher, f"window.cardverseTable.state.reactionsHeard > {before_watcher}")
+    wait_for(host, f"window.cardverseTable.state.reactionsHeard > {before_host}")
+    assert watcher.inner_text(_bubble(1)) == "👍"
+    assert host.locator(_bubble(1)).count() == 0
+    assert "Thumbs up" not in host.inner_text("#log")
+    # Unmuted, he is heard again; the choice survives a reload (kept in the browser).
+    host.reload()
+    wait_for(host, "!document.querySelector('#game').hidden")
+    host.click("#hint-tools [data-mutes] summary")
+    assert host.get_by_role("checkbox", name="Mute Bo").is_checked()
+    host.get_by_role("checkbox", name="Mute Bo").uncheck()
+
+    # A burst is refused with a clear note.
+    for _ in range(5):
+        guest.click("#reaction-bar summary")  # the picker closes after each reaction
+        guest.get_by_role("button", name="Good game").click()
+        assert guest.evaluate(
+            "document.activeElement === document.querySelector('#reaction-bar summary')"
+        )
+    wait_for(
+        guest,
+        "document.querySelector('#reaction-note').textContent.includes('a lot of reactions')",
+    )
+    assert "a lot of reactions" in guest.inner_text("#alerts")
+    wait_for(host, "document.querySelector('#log').textContent.includes('Bo reacts: Good game')")
+    guest.click("#reaction-bar summary")
+    guest.screenshot(path=str(artifacts / "reaction-picker-phone.png"), full_page=True)
+    check_page(guest, "the reaction picker on a phone")
+    assert not host.js_errors and not guest.js_errors and not watcher.js_errors
