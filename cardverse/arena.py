@@ -23,10 +23,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .bots import BOT_LEVELS, make_bot
+from .bots import BOT_LEVELS, Bot, make_bot
+from .bots.baselines import BASELINES, make_baseline
 from .cli import register_command
 from .engine import Game, OptionsError, Phase, Rules, player_view, rules_from_dict
 from .notation import record_to_json
+
+#: every kind of player the arena can field: the levels, then the test opponents (baselines)
+ARENA_KINDS: tuple[str, ...] = BOT_LEVELS + BASELINES
 
 EXIT_OK = 0
 EXIT_MALFORMED = 2
@@ -52,6 +56,16 @@ def _seed_for(seed: int, *parts: int) -> int:
     return value
 
 
+def make_player(
+    kind: str, *, seed: int, playouts: int | None = None, time_limit: float | None = None
+) -> Bot:
+    """A level (:func:`make_bot`) or a baseline opponent; baselines get the same playout budget
+    as hard (300 when none is given)."""
+    if kind in BASELINES:
+        return make_baseline(kind, seed=seed, playouts=playouts)
+    return make_bot(kind, seed=seed, playouts=playouts, time_limit=time_limit)
+
+
 def play_game(
     rules: Rules,
     lineup: list[str],
@@ -65,12 +79,7 @@ def play_game(
     """Play one game of bots; (points per seat, decision times in ms by kind, record)."""
     game = Game(rules, seed=deal_seed)
     bots = [
-        make_bot(
-            kind,
-            seed=_seed_for(bot_seed, seat),
-            playouts=playouts,
-            time_limit=time_limit,
-        )
+        make_player(kind, seed=_seed_for(bot_seed, seat), playouts=playouts, time_limit=time_limit)
         for seat, kind in enumerate(lineup)
     ]
     times: dict[str, list[float]] = {kind: [] for kind in lineup}
@@ -243,8 +252,8 @@ class _Progress:
 def _parse_lineup(text: str) -> list[str]:
     kinds = [part.strip().lower() for part in text.split(",") if part.strip()]
     for kind in kinds:
-        if kind not in BOT_LEVELS:
-            raise ValueError(f"unknown player {kind!r} in --lineup: use {', '.join(BOT_LEVELS)}")
+        if kind not in ARENA_KINDS:
+            raise ValueError(f"unknown player {kind!r} in --lineup: use {', '.join(ARENA_KINDS)}")
     return kinds
 
 
@@ -362,7 +371,10 @@ def add_arena_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--lineup",
         default="hard,normal,normal,normal",
-        help="comma-separated levels, one per seat (default hard,normal,normal,normal)",
+        help=(
+            "comma-separated players, one per seat: levels (easy, normal, hard) or baselines "
+            "(montecarlo, structure); default hard,normal,normal,normal"
+        ),
     )
     parser.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and bots")

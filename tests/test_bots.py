@@ -28,6 +28,9 @@ from cardverse.bots.policy import (
     follow_play,
     lead_play,
 )
+from cardverse.bots.policy import (
+    choose as policy_choose,
+)
 from cardverse.engine import GIVE, PASS, Game, Phase, PlayerView, Round, Rules, player_view
 from cardverse.engine.cards import JOKER_MASK, parse_cards
 from cardverse.engine.exchange import card_height
@@ -572,3 +575,56 @@ def test_R30_hard_beats_easy_in_a_short_match() -> None:
             points += game.points[rotation]
             games += 1
     assert points / games > 2.5
+
+
+# -- issue 14: finishing lines, proofs, baselines -------------------------------------------
+
+
+def test_R29_normal_clears_with_a_2_then_goes_out() -> None:
+    """The rules of thumb would cover the 8 with the queen (a king may take it, then a pair of 4s
+    the seat cannot cover); the 2 clears the pile, and the queen is then the last card."""
+    from cardverse.puzzles import puzzle_view
+
+    position = {
+        "rules": {"preset": "cardverse", "players": 3},
+        "hands": [["4D", "4H", "KC"], ["QS", "2S"], ["6D", "7H"]],
+        "trick": [{"seat": 0, "action": "play", "cards": ["8C"]}],
+        "turn": 1,
+    }
+    view = puzzle_view(position)
+    style = Style.of(view.rules)
+    thumb = policy_choose(view.hand, view.legal_moves, cards("8C"), False, style, 2, 3)
+    assert thumb == cards("QS")
+    assert NormalBot().choose(view) == cards("2S")
+
+
+def test_R30_sure_win_counts_the_cards_each_seat_holds() -> None:
+    """Three seats with one card each cannot cover a pair: lead the pair, then the last card."""
+    from cardverse.bots.endgame import holders_of
+
+    hand = cards("5C 5D 3H")
+    unseen = cards("9S 6H KD 6C 6D")  # a pair of 6s is unseen, but nobody can hold two cards
+    legal = [cards("3H"), cards("5C"), cards("5D"), cards("5C 5D")]
+    assert sure_win(CV, hand, legal, None, False, unseen) is None
+    holders = holders_of(unseen, (3, 1, 1, 1), (0, 0, 0, 0), 0)
+    assert sure_win(CV, hand, legal, None, False, unseen, holders=holders) == cards("5C 5D")
+
+
+def test_baselines_are_arena_players_not_levels() -> None:
+    from cardverse.arena import ARENA_KINDS, make_player
+    from cardverse.bots.baselines import BASELINES, plays_needed
+
+    assert set(BASELINES) <= set(ARENA_KINDS)
+    for kind in BASELINES:
+        assert kind not in BOT_LEVELS
+        with pytest.raises(ValueError, match="unknown bot level"):
+            make_bot(kind)
+    assert plays_needed(cards("3C 3D 5H 9S 9D 9H"), False) == 3
+    assert plays_needed(cards("3C 4C 5C 9S"), True) == 2
+    rng = random.Random(14)
+    for number in range(6):
+        rules = random_rules(rng)
+        game = Game(rules, seed=number)
+        bots = [make_player(BASELINES[s % 2], seed=s, playouts=24) for s in range(rules.players)]
+        play_out(game, bots)
+        assert game.over

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardverse.bots import make_bot, policy
-from cardverse.bots.hard import _playout, _round_of
+from cardverse.bots.hard import _playout
+from cardverse.bots.positions import round_of_view
 from cardverse.engine import DISCARD, GIVE, PASS, Game, IllegalAction, Phase, Rules, player_view
 
 HOUSE_RULES = (
@@ -82,7 +83,7 @@ def test_R27_strict_mode_catches_a_shortcut_the_rules_do_not_allow() -> None:
     game.apply(play("3H"))
     game.apply(play("4H"))  # hearts on hearts: locked to hearts
     view = player_view(game, 2)
-    template = _round_of(view)
+    template = round_of_view(view)
     hands = list(game.hands)
     assert _playout(template, hands, play("7H"), 2, style, True) >= 1  # the real style is legal
     unsafe = style._replace(fast_playouts=True)

@@ -2,8 +2,9 @@
 
 - :func:`sure_win` (under the rules of sections 3–5 only: no house rule of section 10 is in force)
   finds a play that empties the hand whatever the others hold: a sequence of
-  plays that no combination of unseen cards can beat (or that clear the trick, R14), ending with
-  one last play. Whoever holds the unseen cards, the seat then goes out before anyone else plays.
+  plays that no deal of the unseen cards lets anyone beat (or that clear the trick, R14), ending
+  with one last play; the others' hand sizes (and cards known to be in a hand) are respected.
+  Whoever holds the unseen cards, the seat then goes out before anyone else plays.
 - :func:`solve_duel` solves a round in which only two seats still hold cards. The hidden hand is
   then known exactly (it is every unseen card), so a plain game-tree search with a memo decides
   who goes out first; it gives up (returns None) past a node budget.
@@ -17,12 +18,36 @@ from ..engine.plays import CARDS_MASK, PASS, is_clearing, play_info, starts_revo
 from ..engine.rounds import Round
 from ..engine.ruleset import ruleset_for
 
+#: what one other seat may hold: (the cards it may have, the cards it must have, its hand size)
+Holder = tuple[int, int, int]
+
+
+def holders_of(
+    unseen: int, counts: tuple[int, ...] | list[int], pinned: tuple[int, ...] | list[int], me: int
+) -> list[Holder]:
+    """Per other seat still holding cards: (cards it may hold, cards known to be in its hand,
+    how many cards it holds). Cards known to be in one hand are in no other."""
+    everyone = 0
+    for cards in pinned:
+        everyone |= cards
+    out: list[Holder] = []
+    for seat, count in enumerate(counts):
+        if seat == me or not count:
+            continue
+        mine = pinned[seat] & unseen
+        out.append(((unseen & ~everyone) | mine, mine, count))
+    return out
+
 
 class _SureWin:
-    def __init__(self, rules: Rules, unseen: int, budget: int) -> None:
+    def __init__(
+        self, rules: Rules, unseen: int, budget: int, holders: list[Holder] | None = None
+    ) -> None:
         self.rules = rules
         self.unseen = unseen
         self.budget = budget
+        # Without hand sizes, one seat could hold every unseen card.
+        self.holders = holders if holders is not None else [(unseen, 0, unseen.bit_count())]
         self.memo: dict[tuple[int, bool], int | None] = {}
         self.safe: dict[tuple[int, bool], tuple[bool, bool]] = {}
 
@@ -38,10 +63,19 @@ class _SureWin:
         if is_clearing(info, revolution, rules.eight_stop):
             result = (True, after)
         else:
-            covers = legal_plays(self.unseen, move, after, rules.equal_plays, rules.straights)
-            result = (not covers, after)
+            result = (not self._coverable(move, after), after)
         self.safe[key] = result
         return result
+
+    def _coverable(self, move: int, revolution: bool) -> bool:
+        """Whether some deal of the unseen cards lets some other seat cover ``move``."""
+        rules = self.rules
+        for may, must, count in self.holders:
+            free = count - must.bit_count()
+            for cover in legal_plays(may, move, revolution, rules.equal_plays, rules.straights):
+                if (cover & CARDS_MASK & ~must).bit_count() <= free:
+                    return True
+        return False
 
     def lead(self, hand: int, revolution: bool) -> int | None:
         """A first play of a sure way out when leading with ``hand``, or None."""
@@ -78,8 +112,13 @@ def sure_win(
     revolution: bool,
     unseen: int,
     budget: int = 2000,
+    holders: list[Holder] | None = None,
 ) -> int | None:
     """A legal move that empties ``hand`` before anyone else can play again, or None.
+
+    ``holders`` (see :func:`holders_of`) says what each other seat may hold and how many cards:
+    a play is then safe when no deal lets a seat with enough cards cover it (three seats with
+    one card each cannot cover a pair). Without it, any one seat might hold every unseen card.
 
     Under a house rule of section 10 (a lock, a jack back, a spade three, forbidden finishes, a
     downfall, owed gives or discards) the search's model of a trick would not hold: None.
@@ -89,7 +128,7 @@ def sure_win(
     for move in legal:
         if move != PASS and move & CARDS_MASK == hand:
             return move
-    search = _SureWin(rules, unseen, budget)
+    search = _SureWin(rules, unseen, budget, holders)
     if last_move is None:
         return search.lead(hand, revolution)
     for move in legal:

@@ -33,13 +33,14 @@ import time
 from ..engine import PlayerView
 from ..engine.cards import JOKER_MASK, card_count
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
-from ..engine.positions import Known, round_from_known
 from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
-from .endgame import solve_duel, sure_win
+from .endgame import holders_of, solve_duel, sure_win
 from .knowledge import Knowledge, PlausibleDeals
 from .normal import view_context
+from .positions import round_of_view
+from .proof import deals_of, winning_moves
 
 DEFAULT_TIME = 1.0
 MAX_CANDIDATES = 12
@@ -53,6 +54,11 @@ BURN_IN = 60  # Metropolis steps before the first kept deal (fewer for small bud
 POOL_TIME_SHARE = 0.25  # share of the time limit that weighing deals may take
 EXPLORATION = 0.5
 TIME_MARGIN = 0.92  # stop the search a little before the limit, to leave time to answer
+PROOF_HAND = 8  # own hand size at which the exact sure-win search is tried
+PROOF_DEALS = 300  # most deals of the unseen cards it searches over
+PROOF_BUDGET = 3000  # its node budget
+PROOF_TIME_SHARE = 0.3  # and the share of the time limit it may take
+TIE = 1e-9  # means closer than this are a tie, broken by the policy's preference
 
 
 class HardBot(BotBase):
@@ -96,13 +102,28 @@ class HardBot(BotBase):
             return fallback
         knowledge = Knowledge.of(view)
         if not legal[0] & (GIVE | DISCARD):
+            holders = holders_of(knowledge.unseen, knowledge.counts, knowledge.pinned, view.seat)
             won = sure_win(
-                view.rules, view.hand, legal, last_move, view.reversed_order, knowledge.unseen
+                view.rules,
+                view.hand,
+                legal,
+                last_move,
+                view.reversed_order,
+                knowledge.unseen,
+                holders=holders,
             )
             if won is not None:
                 self.last_reason = "sure"
                 return won
-        template = _round_of(view)
+        template = round_of_view(view)
+        if view.hand.bit_count() <= PROOF_HAND and not legal[0] & GIVE:
+            deadline = (
+                start + self.time_limit * PROOF_TIME_SHARE if self.time_limit is not None else None
+            )
+            proven = self._proof(template, view.seat, knowledge, fallback, deadline)
+            if proven is not None:
+                self.last_reason = "proof"
+                return proven
         exact = knowledge.exact_hands()
         if exact is not None:
             duel = template.clone()
@@ -134,6 +155,20 @@ class HardBot(BotBase):
         )
         return self._search(view, deals, template, candidates, style, start)
 
+    @staticmethod
+    def _proof(
+        template: Round, me: int, knowledge: Knowledge, fallback: int, deadline: float | None
+    ) -> int | None:
+        """A move proven to win against every deal and answer (:mod:`.proof`), the policy's own
+        choice when it is one of them; None when there is none or the search is too big."""
+        deals = deals_of(knowledge, PROOF_DEALS)
+        if deals is None:
+            return None
+        won = winning_moves(template, me, deals, PROOF_BUDGET, deadline)
+        if not won:
+            return None
+        return fallback if fallback in won else won[0]
+
     def _candidates(self, view: PlayerView, fallback: int, style: policy.Style) -> list[int]:
         """The root moves worth searching: suit-equivalent plays merged, long lists cut."""
         seen: dict[tuple[int, ...], int] = {}
@@ -152,8 +187,6 @@ class HardBot(BotBase):
             if key not in seen or move == fallback:
                 seen[key] = move
         moves = list(seen.values())
-        if len(moves) <= MAX_CANDIDATES:
-            return moves
         revolution = view.reversed_order
         counts = policy.rank_counts(view.hand)
 
@@ -183,6 +216,8 @@ class HardBot(BotBase):
                 -cards.bit_count(),
             )
 
+        # The policy's order of preference: its own choice first. Ties in the search go to the
+        # earlier candidate, and a long list is cut to its best few.
         moves.sort(key=prior)
         return moves[:MAX_CANDIDATES]
 
@@ -250,12 +285,14 @@ class HardBot(BotBase):
             totals[best_arm] += (points - 1) * scale
             done += 1
         self.last_playouts = done
+        # The best mean; a tie goes to the candidate the policy prefers (candidates come in the
+        # policy's order of preference, its own choice first), not to legal-move order.
         best = 0
         best_mean = -1.0
         for arm in range(arms):
             if visits[arm]:
                 mean = totals[arm] / visits[arm]
-                if mean > best_mean:
+                if mean > best_mean + TIE:
                     best, best_mean = arm, mean
         return candidates[best]
 
@@ -264,35 +301,6 @@ def _rank_key(move: int) -> tuple[int, ...]:
     """The ranks of a give's or discard's cards (jokers as 13), for merging alike choices."""
     cards = move & CARDS_MASK
     return tuple(sorted(min(c >> 2, 13) for c in range(54) if cards >> c & 1))
-
-
-def _round_of(view: PlayerView) -> Round:
-    """A :class:`Round` in the view's public state (hands are filled in per sampled deal)."""
-    public = view.public
-    rules = view.rules
-    counts = list(view.hand_counts)
-    hands: list[int | None] = [None] * rules.players
-    hands[view.seat] = view.hand
-    owed = view.owed
-    previous = view.places[-1][0] if view.places and rules.downfall else -1
-    return round_from_known(
-        Known(
-            rules=rules,
-            hands=hands,
-            counts=counts,
-            turn=view.seat,
-            trick=list(view.trick),
-            revolution=view.revolution,
-            finished=list(view.finished),
-            from_bottom=list(public.from_bottom),
-            fallen=list(public.fallen),
-            out_of_play={s: c for s, c in enumerate(public.out_of_play) if c},
-            jack_back=view.jack_back,
-            lock=view.lock,
-            owed=None if owed is None else (owed.owed, owed.number),
-            previous_president=previous,
-        )
-    )
 
 
 def _playout(

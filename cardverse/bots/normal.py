@@ -1,5 +1,7 @@
 """The ``normal`` bot (R29): the heuristic policy of :mod:`cardverse.bots.policy`, from a view.
 
+Before its rules of thumb it looks for a finishing line (:func:`finishing_line`): a sequence of
+plays nobody can beat, or that clear the trick, ending with its last card; it plays it.
 It keeps its 2s, fours and jokers (and 8s with eight_stop) to take back the lead, does not break
 up pairs and triples when it need not, and plays straights, revolutions and clearing eights
 sensibly. It is deterministic: the seed is accepted for the common interface only.
@@ -7,9 +9,17 @@ sensibly. It is deterministic: the seed is accepted for the common interface onl
 
 from __future__ import annotations
 
-from ..engine import PASS, PlayerView
+from ..engine import DISCARD, GIVE, PASS, PlayerView
 from . import policy
 from .base import BotBase
+from .endgame import holders_of, sure_win
+from .knowledge import Knowledge
+from .positions import round_of_view
+from .proof import deals_of, first_winning_move
+
+FINISH_HAND = 10  # hand size from which normal looks for a finishing line first
+PROOF_DEALS = 60  # few enough deals of the unseen cards for an exact check (and its budget)
+PROOF_BUDGET = 600
 
 
 def view_context(view: PlayerView) -> tuple[int | None, int, int]:
@@ -26,6 +36,34 @@ def view_context(view: PlayerView) -> tuple[int | None, int, int]:
     return last_move, opponent_min, last_count
 
 
+def finishing_line(view: PlayerView, last_move: int | None) -> int | None:
+    """The first play of a finishing line, or None: plays that clear the trick or that no deal
+    of the unseen cards lets anyone cover (the others' hand sizes respected), ending with the
+    last card (:func:`~cardverse.bots.endgame.sure_win`)."""
+    legal = view.legal_moves
+    if legal[0] & (GIVE | DISCARD) or view.hand.bit_count() > FINISH_HAND:
+        return None
+    knowledge = Knowledge.of(view)
+    holders = holders_of(knowledge.unseen, knowledge.counts, knowledge.pinned, view.seat)
+    found = sure_win(
+        view.rules,
+        view.hand,
+        legal,
+        last_move,
+        view.reversed_order,
+        knowledge.unseen,
+        holders=holders,
+    )
+    if found is not None:
+        return found
+    # Late in a round the deals left are few: an exact check also finds the lines in which
+    # the others may answer (a play they can cover only by giving up the lead for good).
+    deals = deals_of(knowledge, PROOF_DEALS)
+    if deals is None:
+        return None
+    return first_winning_move(round_of_view(view), view.seat, deals, PROOF_BUDGET)
+
+
 class NormalBot(BotBase):
     """Keeps its control cards and its groups (R29); see :mod:`cardverse.bots.policy`."""
 
@@ -36,6 +74,9 @@ class NormalBot(BotBase):
 
     def decide(self, view: PlayerView) -> int:
         last_move, opponent_min, last_count = view_context(view)
+        finish = finishing_line(view, last_move)
+        if finish is not None:
+            return finish
         return policy.choose(
             view.hand,
             view.legal_moves,

@@ -43,6 +43,7 @@ from .replay import LIMITS as REPLAY_LIMITS
 from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment
+from .strength import strength_context
 from .table import card_templates, refusal_for, table_config
 
 # Where a table lives; the join form sends people there. Keep in step with the server.
@@ -132,6 +133,12 @@ async def join(request: Request) -> Response:
     if table_id is None:
         return _join_refused(request, "unreadable", 400)
     return RedirectResponse(TABLE_PATH.format(table_id=table_id), status_code=303)
+
+
+async def bots_page(request: Request) -> Response:
+    """What each computer player does and how strong it measured (cardverse/web/strength.json)."""
+    lang = request_language(request)
+    return render(request, "bots.html", {"strength": strength_context(translator(lang), lang)})
 
 
 async def table_qr(request: Request) -> Response:
@@ -502,6 +509,7 @@ def web_routes() -> list[BaseRoute]:
         Route("/", home, name="web_home"),
         Route("/join", join, name="web_join"),
         Route("/rules", rules_standard, name="web_rules"),
+        Route("/bots", bots_page, name="web_bots"),
         Route("/rules/sheet", rules_sheet, name="web_rules_sheet"),
         Route("/rules/sheet/part", rules_sheet_part, name="web_rules_sheet_part"),
         Route("/rules/{variant}", rules_variant, name="web_rules_variant"),

@@ -17,7 +17,13 @@ from cardverse.web.i18n import LANGUAGES, translator
 from cardverse.web.pages import table_id_from
 from cardverse.web.site import VARIANTS, source_commit
 
-PAGES = ["/", "/rules", *(f"/rules/{slug}" for slug in VARIANTS), "/rules/sheet?players=5"]
+PAGES = [
+    "/",
+    "/rules",
+    *(f"/rules/{slug}" for slug in VARIANTS),
+    "/rules/sheet?players=5",
+    "/bots",
+]
 
 
 def _app() -> Starlette:
@@ -319,3 +325,37 @@ def test_source_commit_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
         assert source_commit() == "3f2a9c1"
     finally:
         source_commit.cache_clear()
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_strength_page_shows_the_arena_run_in_every_language(
+    client: TestClient, lang: str
+) -> None:
+    """/bots (issue 14): every pairing of the kept arena run, with its figures, in the language."""
+    from cardverse.web.strength import BASELINE_NAMES, BUDGET, load_strength, player_name
+
+    data = load_strength()
+    t = translator(lang)
+    html = client.get(f"/bots?lang={lang}").text
+    assert f"<h1>{t.gettext('Computer players')}</h1>" in html
+    footer = html.split('<footer class="site-footer">', 1)[1]
+    assert 'href="/bots" aria-current="page"' in footer  # linked from every page's footer
+    comma = lang in ("fi", "pl", "lt")
+    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    rows = body.split("<tr>")[1:]
+    assert len(rows) == len(data["pairings"]) >= 1
+    for row, pairing in zip(rows, data["pairings"], strict=True):
+        result = pairing["player_result"]
+        mean = f"{result['mean_points']:.2f}"
+        low, high = (f"{v:.2f}" for v in result["ci95"])
+        if comma:
+            mean, low, high = (v.replace(".", ",") for v in (mean, low, high))
+        assert player_name(pairing["player"], t) in row
+        assert player_name(pairing["opponent"], t) in row
+        assert f">{mean}<" in row and f"{low} – {high}" in row
+        assert f">{pairing['games']}<" in row
+        if "hard" in pairing["lineup"] or "montecarlo" in pairing["lineup"]:
+            assert t.plural(BUDGET, pairing["playouts"]) in row
+    assert data["date"] in html and data["version"] in html
+    for name in BASELINE_NAMES.values():
+        assert t.gettext(name) in html
