@@ -600,13 +600,7 @@ async def _serve_socket(
                     conn.close(P.CLOSE_FLOOD, "too many messages")
                     break
                 if conn.limit.dropped == 1:
-                    error = ProtocolError(
-                        "rate_limited",
-                        f"at most {settings.rate_per_second:g} messages a second: "
-                        "messages are dropped until you slow down",
-                        rate=settings.rate_per_second,
-                        burst=settings.burst,
-                    )
+                    error = P.rate_limited(settings.rate_per_second, settings.burst)
                     conn.send(render(error.to_message(), conn.seat, current.game))
                 continue
             if text is None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import metrics
+from . import protocol as P
 from .bus import Bus
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
@@ -317,16 +318,10 @@ class Cluster:
                 text = incoming.get("text")
                 if not conn.limit.allow():
                     if conn.limit.dropped > settings.flood_limit:
-                        conn.close(4008, "too many messages")
+                        conn.close(P.CLOSE_FLOOD, "too many messages")
                         break
                     if conn.limit.dropped == 1:
-                        error = ProtocolError(
-                            "rate_limited",
-                            f"at most {settings.rate_per_second:g} messages a second: "
-                            "messages are dropped until you slow down",
-                            rate=settings.rate_per_second,
-                            burst=settings.burst,
-                        )
+                        error = P.rate_limited(settings.rate_per_second, settings.burst)
                         conn.send(render(error.to_message(), None, None))
                     continue
                 if text is None:

@@ -864,6 +864,17 @@ ServerMessage = Annotated[
 ]
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
+
+def rate_limited(rate_per_second: float, burst: int) -> ProtocolError:
+    """The refusal told once to a connection that sends faster than its rate limit."""
+    return ProtocolError(
+        "rate_limited",
+        f"at most {rate_per_second:g} messages a second: messages are dropped until you slow down",
+        rate=rate_per_second,
+        burst=burst,
+    )
+
+
 # Close codes of the WebSocket (besides the standard ones).
 CLOSE_REPLACED = 4001
 CLOSE_BAD_ORIGIN = 4003
