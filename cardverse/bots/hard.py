@@ -36,9 +36,9 @@ from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
-from .endgame import holders_of, solve_duel, sure_win
+from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
-from .normal import view_context
+from .normal import plain_sure_win, view_context
 from .positions import round_of_view
 from .proof import deals_of, winning_moves
 
@@ -102,16 +102,7 @@ class HardBot(BotBase):
             return fallback
         knowledge = Knowledge.of(view)
         if not legal[0] & (GIVE | DISCARD):
-            holders = holders_of(knowledge.unseen, knowledge.counts, knowledge.pinned, view.seat)
-            won = sure_win(
-                view.rules,
-                view.hand,
-                legal,
-                last_move,
-                view.reversed_order,
-                knowledge.unseen,
-                holders=holders,
-            )
+            won = plain_sure_win(view, knowledge, last_move)
             if won is not None:
                 self.last_reason = "sure"
                 return won

@@ -36,6 +36,21 @@ def view_context(view: PlayerView) -> tuple[int | None, int, int]:
     return last_move, opponent_min, last_count
 
 
+def plain_sure_win(view: PlayerView, knowledge: Knowledge, last_move: int | None) -> int | None:
+    """The first play of a line that clears or that no one can cover, to the last card, with
+    the others' hand sizes and what the exchange told respected (:func:`sure_win`)."""
+    holders = holders_of(knowledge.unseen, knowledge.counts, knowledge.pinned, view.seat)
+    return sure_win(
+        view.rules,
+        view.hand,
+        view.legal_moves,
+        last_move,
+        view.reversed_order,
+        knowledge.unseen,
+        holders=holders,
+    )
+
+
 def finishing_line(view: PlayerView, last_move: int | None) -> int | None:
     """The first play of a finishing line, or None: plays that clear the trick or that no deal
     of the unseen cards lets anyone cover (the others' hand sizes respected), ending with the
@@ -44,16 +59,7 @@ def finishing_line(view: PlayerView, last_move: int | None) -> int | None:
     if legal[0] & (GIVE | DISCARD) or view.hand.bit_count() > FINISH_HAND:
         return None
     knowledge = Knowledge.of(view)
-    holders = holders_of(knowledge.unseen, knowledge.counts, knowledge.pinned, view.seat)
-    found = sure_win(
-        view.rules,
-        view.hand,
-        legal,
-        last_move,
-        view.reversed_order,
-        knowledge.unseen,
-        holders=holders,
-    )
+    found = plain_sure_win(view, knowledge, last_move)
     if found is not None:
         return found
     # Late in a round the deals left are few: an exact check also finds the lines in which
