@@ -527,6 +527,38 @@ def test_R30_plausible_deals_explain_the_play_and_stay_consistent() -> None:
     assert misses < misses_uniform
 
 
+def test_R30_the_tree_search_reaches_the_bots_later_decisions() -> None:
+    """Below the root, a node per decision of the bot that looks the same to it (its hand and
+    every action since); its visits add up to the playouts through it."""
+    rules = Rules.make("cardverse")
+    game = Game(rules, seed=8)
+    while True:
+        view = player_view(game, game.turn or 0)
+        if len(view.legal_moves) > 2 and view.hand.bit_count() > 8:
+            break
+        game.apply(game.legal_moves()[0])
+    bot = HardBot(seed=3, playouts=400, tree=True, strict=True)
+    move = bot.choose(view)
+    assert move in view.legal_moves
+    assert bot.last_reason == "search" and bot.last_playouts == 400
+    root = bot.last_tree
+    assert root is not None and root.children
+    for (arm, own_hand, _), node in root.children.items():
+        assert 0 <= arm < len(root.moves)
+        assert own_hand == view.hand & ~root.moves[arm]  # no seven pass: its cards, less the move
+        assert node.moves and sum(node.visits) == node.n
+        assert node.n <= 400
+
+
+def test_R30_a_clear_winner_stops_a_timed_search() -> None:
+    from cardverse.bots.hard import _clear_winner
+
+    # 2,000 playouts each: a mean of 0.9 against 0.3 is clear, 0.52 against 0.50 is not.
+    assert _clear_winner([2000, 2000], [1800.0, 600.0], [1700.0, 400.0])
+    assert not _clear_winner([2000, 2000], [1040.0, 1000.0], [700.0, 650.0])
+    assert not _clear_winner([1, 2000], [1.0, 600.0], [1.0, 400.0])  # too few to tell
+
+
 def test_R30_hard_plays_a_sure_win_at_once() -> None:
     # Seat 0 leads holding a 2 (clears, R14) and a 9: 2 then 9 goes out whatever the others hold.
     view = view_after(CV, ["2C 9D", "3C 4D 5H", "6C 7D 8H"])

@@ -132,3 +132,39 @@ def test_R34_normal_does_not_go_out_on_a_forbidden_finish() -> None:
         assert choice == (PASS if forbidden else play("2C"))
         hard = make_bot("hard", seed=3, playouts=40, strict=True)
         assert hard.choose(view) in view.legal_moves
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"seven_pass": True, "ten_discard": True, "jokers": 2},
+        {"suit_lock": True, "jack_back": True, "straights": True, "jokers": 1},
+        {"forbidden_finish": True, "spade_three": True, "revolution": True, "jokers": 1},
+        {"downfall": True, "eight_stop": True, "equal_plays": False},
+    ],
+)
+def test_R30_the_search_tree_simulates_only_legal_actions_under_house_rules(
+    options: dict[str, Any],
+) -> None:
+    """The hard bot's tree over its own later decisions (tree_search) reuses a decision for every
+    deal that looks the same to it: in strict mode an action illegal in one of them would raise."""
+    from cardverse.bots.hard import HardBot
+
+    rules = Rules.make("daifugo", players=4, rounds=2, **options)
+    game = Game(rules, seed=21)
+    bots = [HardBot(seed=s, playouts=40, strict=True, tree=True) for s in range(4)]
+    grown = 0
+    while not game.over:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = player_view(game, seat)
+        move = bots[seat].choose(view)
+        assert move in view.legal_moves
+        tree = bots[seat].last_tree
+        if bots[seat].last_reason == "search" and tree is not None and tree.children:
+            grown += 1
+        game.apply(move, seat)
+    assert grown > 0  # the searches did reach the bots' later decisions

@@ -10,8 +10,10 @@ For each decision it
    Monte Carlo search at the root: a UCB1 bandit over the candidate moves, each tried a minimum
    number of times (on shared deals, so the first comparisons are like for like), every playout
    finishing the round with the heuristic policy of :mod:`cardverse.bots.policy` for every seat.
-   A playout is worth the points of the place the bot reaches (R22). It plays the move with the
-   best mean.
+   A playout is worth the points of the place the bot reaches (R22). With ``tree`` the bot's own
+   later decisions are searched as well (:mod:`.tree_search`: a node per information set of the
+   bot, UCB1 at each, the others played by the policy). It plays the move with the best mean;
+   timed, it stops early when one move is clearly the best (:func:`_clear_winner`).
 
 Its budget is a number of playouts per move (deterministic for a seed: tests, arena) and/or a
 time per move (default 1 s when no playout count is given). Give-backs in the exchange use the
@@ -32,7 +34,7 @@ import time
 
 from ..engine import PlayerView
 from ..engine.cards import JOKER_MASK, card_count
-from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
+from ..engine.plays import DISCARD, GIVE
 from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
@@ -41,6 +43,7 @@ from .knowledge import Knowledge, PlausibleDeals
 from .normal import plain_sure_win, view_context
 from .positions import round_of_view
 from .proof import deals_of, winning_moves
+from .tree_search import Node, candidate_order, finish, merged_moves, policy_move
 
 DEFAULT_TIME = 1.0
 MAX_CANDIDATES = 12
@@ -59,6 +62,14 @@ PROOF_DEALS = 300  # most deals of the unseen cards it searches over
 PROOF_BUDGET = 3000  # its node budget
 PROOF_TIME_SHARE = 0.3  # and the share of the time limit it may take
 TIE = 1e-9  # means closer than this are a tie, broken by the policy's preference
+RESAMPLE = 0.0  # share of the budget spent re-sampling the top two moves on shared deals
+STOP_MIN = 1500  # time-limited, playouts before the search may stop on a clear winner
+STOP_EVERY = 250  # and how often it checks
+STOP_Z = 4.0  # a clear winner: its mean this many standard errors above every other's
+TREE = False  # search a tree over the bot's own later decisions (ISMCTS), not only the root
+TREE_EXPLORATION = 0.5  # UCB1's exploration constant below the root
+INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy's best few)
+MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
 
 
 class HardBot(BotBase):
@@ -73,6 +84,8 @@ class HardBot(BotBase):
         playouts: int | None = None,
         time_limit: float | None = None,
         strict: bool = False,
+        tree: bool = TREE,
+        resample: float = RESAMPLE,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -80,11 +93,15 @@ class HardBot(BotBase):
             raise ValueError("time_limit must be positive")
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
+        self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
+        self.resample = resample  # share of the budget re-sampling the top two moves
         self.playouts = playouts
         self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
         self.rng = random.Random(seed)
         self.last_playouts = 0  # how many playouts the last decision ran (for tests, tuning)
         self.last_reason = ""  # why the last move was chosen: single, sure, duel, search, policy
+        self.last_tree: Node | None = None  # the last search's tree, when it searched one
+        self._nodes = 0  # nodes of the tree being searched
 
     # -- the decision ---------------------------------------------------------------------------
 
@@ -162,54 +179,12 @@ class HardBot(BotBase):
 
     def _candidates(self, view: PlayerView, fallback: int, style: policy.Style) -> list[int]:
         """The root moves worth searching: suit-equivalent plays merged, long lists cut."""
-        seen: dict[tuple[int, ...], int] = {}
-        owed = bool(view.legal_moves[0] & (GIVE | DISCARD))
-        suits_matter = not style.fast_playouts
-        for move in view.legal_moves:
-            if owed:
-                # Cards to give or discard: choices with the same ranks are alike (suits matter
-                # only under the rules that make them, and then every choice stays apart).
-                key: tuple[int, ...] = (move,) if suits_matter else _rank_key(move)
-            elif move == PASS or suits_matter:
-                key = (move,)
-            else:
-                info = play_info(move)
-                key = (info.rank, info.size, (move & JOKER_MASK).bit_count())
-            if key not in seen or move == fallback:
-                seen[key] = move
-        moves = list(seen.values())
-        revolution = view.reversed_order
-        counts = policy.rank_counts(view.hand)
-
-        def prior(move: int) -> tuple[int, int, int, int]:
-            if move == fallback:
-                return (0, 0, 0, 0)
-            if move == PASS:
-                return (1, 0, 0, 0)
-            if owed:
-                # Weakest cards first, single cards (that break no group) before others.
-                cards = move & CARDS_MASK
-                return (
-                    2,
-                    sum(1 for c in range(52) if cards >> c & 1 and counts[c >> 2] > 1),
-                    sum(c >> 2 for c in range(54) if cards >> c & 1),
-                    0,
-                )
-            cards = move & CARDS_MASK
-            info = play_info(move)
-            whole = info.straight or info.all_jokers or counts[info.rank] == info.size
-            return (
-                2,
-                (cards & JOKER_MASK).bit_count() + (0 if whole else 1),
-                policy.rank_strength(info.bottom if info.straight else info.rank, revolution)
-                if not info.all_jokers
-                else 13,
-                -cards.bit_count(),
-            )
-
+        legal = list(view.legal_moves)
+        moves = merged_moves(legal, fallback, not style.fast_playouts)
+        owed = bool(legal[0] & (GIVE | DISCARD))
         # The policy's order of preference: its own choice first. Ties in the search go to the
         # earlier candidate, and a long list is cut to its best few.
-        moves.sort(key=prior)
+        moves = candidate_order(moves, fallback, view.hand, view.reversed_order, owed)
         return moves[:MAX_CANDIDATES]
 
     def _search(
@@ -227,10 +202,14 @@ class HardBot(BotBase):
         arms = len(candidates)
         visits = [0] * arms
         totals = [0.0] * arms
+        squares = [0.0] * arms  # sums of squared rewards, for the early stop
         budget = self.playouts
         deadline = start + self.time_limit * TIME_MARGIN if self.time_limit is not None else None
         clock = time.perf_counter
         done = 0
+        root = Node(candidates) if self.tree else None
+        self.last_tree = root
+        self._nodes = 0
         # Shared phase: every candidate on the same sampled deals (common random numbers), so
         # that the comparison between moves is like for like; at least MIN_VISITS rounds.
         if budget is not None:
@@ -252,13 +231,29 @@ class HardBot(BotBase):
             for arm in range(arms):
                 if budget is not None and done >= budget:
                     break
-                points = _playout(template, hands, candidates[arm], me, style, self.strict)
+                if root is None:
+                    points = _playout(template, hands, candidates[arm], me, style, self.strict)
+                else:
+                    points = self._descend(root, template, hands, arm, me, style, scale)
+                reward = (points - 1) * scale
                 visits[arm] += 1
-                totals[arm] += (points - 1) * scale
+                totals[arm] += reward
+                squares[arm] += reward * reward
                 done += 1
             rounds += 1
-        # Then UCB1 over the candidates, a fresh deal for each playout.
-        while (budget is None or done < budget) and (deadline is None or clock() < deadline):
+        # Then UCB1 over the candidates, a fresh deal for each playout, until the share of the
+        # budget kept to re-sample the top two moves (on shared deals) before committing.
+        resample = self.resample
+        if budget is not None:
+            ucb_until: int | None = budget - int(budget * resample)
+        else:
+            ucb_until = None
+        ucb_deadline = deadline - (deadline - start) * resample if deadline is not None else None
+        checked = done
+        stopped = False
+        while (ucb_until is None or done < ucb_until) and (
+            ucb_deadline is None or clock() < ucb_deadline
+        ):
             log_n = math.log(done + 1)
             best_arm = 0
             best_score = -1.0
@@ -271,10 +266,36 @@ class HardBot(BotBase):
                 if score > best_score:
                     best_arm, best_score = arm, score
             hands = deals.sample()
-            points = _playout(template, hands, candidates[best_arm], me, style, self.strict)
+            if root is None:
+                points = _playout(template, hands, candidates[best_arm], me, style, self.strict)
+            else:
+                points = self._descend(root, template, hands, best_arm, me, style, scale)
+            reward = (points - 1) * scale
             visits[best_arm] += 1
-            totals[best_arm] += (points - 1) * scale
+            totals[best_arm] += reward
+            squares[best_arm] += reward * reward
             done += 1
+            if budget is None and done - checked >= STOP_EVERY and done >= STOP_MIN:
+                # Time-limited: play at once when one move is clearly the best.
+                checked = done
+                if _clear_winner(visits, totals, squares):
+                    stopped = True
+                    break
+        if resample > 0 and arms > 1 and not stopped:
+            order = sorted(range(arms), key=lambda a: -totals[a] / visits[a] if visits[a] else 1.0)
+            top = order[:2]
+            while (budget is None or done < budget) and (deadline is None or clock() < deadline):
+                hands = deals.sample()
+                for arm in top:
+                    if budget is not None and done >= budget:
+                        break
+                    if root is None:
+                        points = _playout(template, hands, candidates[arm], me, style, self.strict)
+                    else:
+                        points = self._descend(root, template, hands, arm, me, style, scale)
+                    visits[arm] += 1
+                    totals[arm] += (points - 1) * scale
+                    done += 1
         self.last_playouts = done
         # The best mean; a tie goes to the candidate the policy prefers (candidates come in the
         # policy's order of preference, its own choice first), not to legal-move order.
@@ -287,11 +308,97 @@ class HardBot(BotBase):
                     best, best_mean = arm, mean
         return candidates[best]
 
+    def _descend(
+        self,
+        root: Node,
+        template: Round,
+        hands: list[int],
+        arm: int,
+        me: int,
+        style: policy.Style,
+        scale: float,
+    ) -> int:
+        """One iteration of the tree search (:mod:`.tree_search`) from root move ``arm`` on a
+        sampled deal: down the tree of the bot's own decisions (the others played by the
+        policy), one new node, then the policy to the end; the points ``me`` earns (R22)."""
+        strict = self.strict
+        round_ = template.playout(hands)
+        if strict:
+            round_.apply(root.moves[arm])
+        else:
+            round_.apply_unchecked(root.moves[arm])
+        held = round_.hands
+        children = root.children
+        path: list[Node] = []
+        arms: list[int] = []
+        trail: list[int] = []
+        expanded = False
+        while round_.turn >= 0 and held[me]:
+            if round_.turn != me:
+                move = policy_move(round_, style)
+                trail.append(move)
+            else:
+                key = (arm, held[me], tuple(trail))
+                node = children.get(key)
+                if node is None:
+                    if expanded or self._nodes >= MAX_NODES:
+                        break
+                    node = Node(_inner_candidates(round_, style))
+                    children[key] = node
+                    expanded = True
+                    self._nodes += 1
+                arm = node.select(TREE_EXPLORATION)
+                path.append(node)
+                arms.append(arm)
+                trail = []
+                children = node.children
+                move = node.moves[arm]
+            if strict:
+                round_.apply(move)
+            else:
+                round_.apply_unchecked(move)
+        points = finish(round_, me, style, strict)
+        reward = (points - 1) * scale
+        for index in range(len(path)):
+            path[index].update(arms[index], reward)
+        return points
 
-def _rank_key(move: int) -> tuple[int, ...]:
-    """The ranks of a give's or discard's cards (jokers as 13), for merging alike choices."""
-    cards = move & CARDS_MASK
-    return tuple(sorted(min(c >> 2, 13) for c in range(54) if cards >> c & 1))
+
+def _clear_winner(visits: list[int], totals: list[float], squares: list[float]) -> bool:
+    """Whether the best mean is ``STOP_Z`` standard errors of the difference above every other
+    mean (rewards in [0, 1], per-arm variances from the sums of squares)."""
+    arms = len(visits)
+    means = [0.0] * arms
+    errors = [0.0] * arms
+    best = -1
+    for arm in range(arms):
+        n = visits[arm]
+        if n < 2:
+            return False
+        mean = totals[arm] / n
+        variance = max(squares[arm] / n - mean * mean, 1.0 / (4 * n))
+        means[arm] = mean
+        errors[arm] = variance / n
+        if best < 0 or mean > means[best]:
+            best = arm
+    for arm in range(arms):
+        if arm != best:
+            gap = means[best] - means[arm]
+            if gap <= STOP_Z * math.sqrt(errors[best] + errors[arm]):
+                return False
+    return True
+
+
+def _inner_candidates(round_: Round, style: policy.Style) -> list[int]:
+    """The moves searched at one of the bot's decisions below the root: the policy's own
+    first, suit-equivalent plays merged, cut to the policy's best few."""
+    fallback = policy_move(round_, style)
+    legal = round_.legal_moves()
+    if len(legal) == 1 or legal[0] & (GIVE | DISCARD):
+        return [fallback]
+    moves = merged_moves(legal, fallback, not style.fast_playouts)
+    moves = candidate_order(moves, fallback, round_.hands[round_.turn], round_.reversed_now, False)
+    return moves[:INNER_CANDIDATES]
 
 
 def _playout(
