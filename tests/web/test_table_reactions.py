@@ -13,7 +13,28 @@ SEATED = f"document.querySelector('{APP}').dataset.seated === 'true'"
 
 
 def _bubble(seat: int) -> str:
-    return f"#players .player[data-seat='{seat}'] .reaction-bubble"
+    return f"#reaction-layer .reaction-bubble[data-seat='{seat}']"
+
+
+# What a shown bubble covers: any seat's name or card count, the sender's chip, or the hand.
+COVERED = """(seat) => {
+  const bubble = document.querySelector(`#reaction-layer .reaction-bubble[data-seat="${seat}"]`);
+  const b = bubble.getBoundingClientRect();
+  const hit = (n) => {
+    const r = n.getBoundingClientRect();
+    const apart = b.right <= r.left || r.right <= b.left || b.bottom <= r.top || r.bottom <= b.top;
+    return r.width > 0 && !apart;
+  };
+  const names = [...document.querySelectorAll('#players .player-name, #players .player-count')];
+  const covered = names.filter(hit).map((n) => n.textContent);
+  const chip = document.querySelector(`#players .player[data-seat="${seat}"]`);
+  if (hit(chip)) covered.push('the chip of seat ' + seat);
+  const hand = document.querySelector('#hand-area');
+  if (!hand.hidden && hit(hand)) covered.push('the hand');
+  const inside = document.querySelector('#board').getBoundingClientRect();
+  if (b.top < inside.top || b.bottom > inside.bottom) covered.push('outside the board');
+  return covered;
+}"""
 
 
 def _heard(page: Any) -> int:
@@ -58,6 +79,9 @@ def test_reactions_reach_everyone_and_can_be_muted(
     assert "Bo reacts: Well played" in host.inner_text("#announcer")
     wait_for(guest, "document.querySelector('.me-bar .reaction-bubble') !== null")
     wait_for(guest, "window.cardverseTable.state.reactionLog.length === 1")
+    # The bubble sits beside Bo's chip, over no name, card count or hand (desktop and phone).
+    for page in (host, watcher):
+        assert page.evaluate(COVERED, 1) == [], page.viewport_size
     host.screenshot(path=str(artifacts / "reaction-desktop.png"), full_page=True)
     watcher.screenshot(path=str(artifacts / "reaction-spectator-phone.png"), full_page=True)
     check_page(host, "a reaction on the desktop")

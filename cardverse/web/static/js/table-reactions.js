@@ -67,20 +67,70 @@ function bubble(seat) {
   const data = reaction(shown.reaction);
   return el(
     "span",
-    { class: `reaction-bubble${data.emoji ? " is-emoji" : ""}`, "aria-hidden": "true", "data-reaction": data.key },
+    {
+      class: `reaction-bubble${data.emoji ? " is-emoji" : ""}`,
+      "aria-hidden": "true",
+      "data-reaction": data.key,
+      "data-seat": String(seat),
+    },
     data.emoji || data.label,
   );
 }
 
-// The bubbles beside the seats (drawn again after every render, gone after BUBBLE_MS).
+const GAP = 4; // px between a bubble and its seat
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+// Where a bubble goes in the board's reaction layer: beside its seat's chip (below it, else
+// above, right or left), on no chip and inside the board; else just below the lowest chips (on
+// a phone, the top of the felt), so that it never covers a name, a card count or the hand.
+function placeBubble(node, chip, layer, chips) {
+  const box = layer.getBoundingClientRect();
+  const seat = chip.getBoundingClientRect();
+  const w = node.offsetWidth;
+  const h = node.offsetHeight;
+  const middleX = (seat.left + seat.right) / 2 - w / 2;
+  const middleY = (seat.top + seat.bottom) / 2 - h / 2;
+  const lowest = Math.max(...chips.map((c) => c.bottom));
+  const candidates = [
+    [middleX, seat.bottom + GAP],
+    [middleX, seat.top - GAP - h],
+    [seat.right + GAP, middleY],
+    [seat.left - GAP - w, middleY],
+    [middleX, lowest + GAP],
+  ];
+  const clampX = (x) => Math.min(Math.max(x, box.left), Math.max(box.left, box.right - w));
+  const rect = ([x, y]) => ({ left: clampX(x), top: y, right: clampX(x) + w, bottom: y + h });
+  const fits = (r) => r.top >= box.top && r.bottom <= box.bottom && !chips.some((c) => overlaps(r, c));
+  const chosen = candidates.map(rect).find(fits) || rect(candidates[candidates.length - 1]);
+  // (set through the CSS object model, which a content security policy allows)
+  node.style.setProperty("left", `${Math.round(chosen.left - box.left)}px`);
+  node.style.setProperty("top", `${Math.round(chosen.top - box.top)}px`);
+}
+
+// The bubbles beside the seats (drawn again after every render, gone after BUBBLE_MS): the
+// others' in the board's own layer, outside their chips (which clip what overflows them),
+// mine in my line beside the hand.
 export function renderReactions() {
   const now = performance.now();
   for (const [seat, shown] of bubbles) if (shown.until <= now) bubbles.delete(seat);
   for (const old of document.querySelectorAll(".reaction-bubble")) old.remove();
+  const layer = $("reaction-layer");
+  const chips = [...document.querySelectorAll("#players .player")];
+  const chipRects = chips.map((chip) => chip.getBoundingClientRect());
   for (const seat of bubbles.keys()) {
     const node = bubble(seat);
-    const home = seat === S.seat ? document.querySelector(".me-bar") : document.querySelector(`#players .player[data-seat="${seat}"]`);
-    if (home && node) home.append(node);
+    if (seat === S.seat) {
+      const mine = document.querySelector(".me-bar");
+      if (mine) mine.append(node);
+      continue;
+    }
+    const chip = chips.find((c) => c.dataset.seat === String(seat));
+    if (!chip || !layer || layer.offsetParent === null) continue;
+    layer.append(node);
+    placeBubble(node, chip, layer, chipRects);
   }
   if (bubbleTimer === null && bubbles.size) {
     bubbleTimer = setTimeout(() => {
