@@ -41,6 +41,15 @@ def _heard(page: Any) -> int:
     return int(page.evaluate("window.cardverseTable.state.reactionsHeard || 0"))
 
 
+# The action buttons a popover beside the hand covers: those not on top at their centre.
+ACTIONS_ON_TOP = """() => ['play-button', 'pass-button'].filter((id) => {
+  const button = document.getElementById(id);
+  const r = button.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.width === 0 || !button.contains(top);
+})"""
+
+
 def test_reactions_reach_everyone_and_can_be_muted(
     server_url: str,
     contexts: Any,  # noqa: F811
@@ -122,4 +131,24 @@ def test_reactions_reach_everyone_and_can_be_muted(
     guest.click("#reaction-bar summary")
     guest.screenshot(path=str(artifacts / "reaction-picker-phone.png"), full_page=True)
     check_page(guest, "the reaction picker on a phone")
+    # The open picker leaves Play and Pass in sight and tappable (on a phone and a desktop).
+    host.click("#reaction-bar summary")
+    for page in (guest, host):
+        assert page.is_visible("#reaction-buttons")
+        assert page.evaluate(ACTIONS_ON_TOP) == [], page.viewport_size
+    host.screenshot(path=str(artifacts / "reaction-picker-desktop.png"))
+    # An outside tap closes it; so does Escape, which gives the focus back to its button.
+    host.mouse.click(5, 5)
+    wait_for(host, "!document.querySelector('#reaction-bar').open")
+    guest.keyboard.press("Escape")
+    wait_for(guest, "!document.querySelector('#reaction-bar').open")
+    assert guest.evaluate(
+        "document.activeElement === document.querySelector('#reaction-bar summary')"
+    )
+    # The mute list beside the hand keeps clear of them too.
+    guest.click("#hint-tools [data-mutes] summary")
+    assert guest.is_visible("#hint-tools .mute-list")
+    assert guest.evaluate(ACTIONS_ON_TOP) == []
+    guest.keyboard.press("Escape")
+    wait_for(guest, "!document.querySelector('#hint-tools [data-mutes]').open")
     assert not host.js_errors and not guest.js_errors and not watcher.js_errors

@@ -180,7 +180,77 @@ function muteItem(seat, prefix) {
   );
 }
 
+// The picker and the mute list beside the hand open over the hand, never over Play and Pass:
+// above their button, or above the action buttons when that would cover one (on a phone the
+// picker's button sits under them); an outside tap or Escape closes them.
+const POPOVERS = ".reaction-picker, .reaction-mutes";
+
+function visibleRect(node) {
+  const rect = node.getBoundingClientRect();
+  return rect.width > 0 && rect.height > 0 ? rect : null;
+}
+
+function placePopover(details) {
+  const panel = details.querySelector(".reaction-buttons, .mute-list");
+  if (!panel || !details.closest("#hand-area")) return;
+  const button = details.querySelector("summary").getBoundingClientRect();
+  const w = panel.offsetWidth;
+  const h = panel.offsetHeight;
+  const room = document.documentElement.clientWidth;
+  const start = details.classList.contains("reaction-mutes") ? button.right - w : button.left;
+  const left = Math.min(Math.max(start, GAP), Math.max(GAP, room - w - GAP));
+  let top = button.top - GAP - h;
+  const keep = [...document.querySelectorAll("#actions .button")].map(visibleRect).filter(Boolean);
+  const hit = keep.filter((k) => overlaps({ left, top, right: left + w, bottom: top + h }, k));
+  if (hit.length) top = Math.min(...hit.map((k) => k.top)) - GAP - h;
+  if (top < GAP) top = button.bottom + GAP; // no room above: below its button
+  // (set through the CSS object model, which a content security policy allows)
+  panel.style.setProperty("left", `${Math.round(left)}px`);
+  panel.style.setProperty("top", `${Math.round(top)}px`);
+}
+
+function closePopover(details, refocus) {
+  details.open = false;
+  if (refocus) details.querySelector("summary").focus();
+}
+
+function setUpPopovers() {
+  for (const details of document.querySelectorAll(POPOVERS)) {
+    // opened here rather than by the browser, so that it is placed before it is first drawn
+    details.querySelector("summary").addEventListener("click", (event) => {
+      event.preventDefault();
+      details.open = !details.open;
+      if (details.open) placePopover(details);
+    });
+  }
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      for (const details of document.querySelectorAll(`${POPOVERS}`)) {
+        if (details.open && !details.contains(event.target)) closePopover(details, false);
+      }
+    },
+    true,
+  );
+  // (in the capture phase: Escape closes an open picker before it clears a choice of cards)
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key !== "Escape") return;
+      const open = [...document.querySelectorAll(POPOVERS)].filter((d) => d.open);
+      if (!open.length) return;
+      event.preventDefault();
+      for (const details of open) closePopover(details, details.contains(document.activeElement));
+    },
+    true,
+  );
+  window.addEventListener("resize", () => {
+    for (const details of document.querySelectorAll(POPOVERS)) if (details.open) placePopover(details);
+  });
+}
+
 export function setUpReactions() {
+  setUpPopovers();
   $("reaction-buttons").replaceChildren(
     ...config.reactions.map((r) =>
       el(
