@@ -7,6 +7,7 @@ import { announce } from "./table-narration.js";
 import { S, config, hooks, seatName, seats, tableId } from "./table-state.js";
 
 export const BUBBLE_MS = 4000;
+const POPOVERS = ".reaction-picker, .reaction-mutes"; // the picker and the mute lists
 const MUTE_KEY = `cardverse.muted.${tableId}`;
 const bubbles = new Map(); // seat -> {reaction, until}
 let muted = readMuted();
@@ -140,6 +141,8 @@ export function renderReactions() {
   }
   $("reaction-bar").hidden = S.seat === null;
   renderMutes();
+  // the hand's lines may have moved under an open picker (a note, a banner): placed again
+  for (const details of document.querySelectorAll(POPOVERS)) if (details.open) placePopover(details);
 }
 
 function renderMutes() {
@@ -183,7 +186,6 @@ function muteItem(seat, prefix) {
 // The picker and the mute list beside the hand open over the hand, never over Play and Pass:
 // above their button, or above the action buttons when that would cover one (on a phone the
 // picker's button sits under them); an outside tap or Escape closes them.
-const POPOVERS = ".reaction-picker, .reaction-mutes";
 
 function visibleRect(node) {
   const rect = node.getBoundingClientRect();
