@@ -8,7 +8,7 @@ how the decisions were made (search, proof, sure win, ...), and for the searched
 playouts run and the playouts per second, so that strength "at 1 s" can be measured at a fixed,
 equivalent playout budget (fixed-budget strength does not depend on the machine's load).
 
-    python -m bench.hard_time --games 16
+    python -m bench.hard_time --games 16 [--options '{"tree": false}']
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--options", type=json.loads, default={}, help="HardBot keyword arguments, as JSON"
+    )
     args = parser.parse_args(argv)
     rules = rules_from_dict({"preset": args.preset, "players": 4})
     times: list[float] = []
@@ -43,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     for number in range(args.games):
         game = Game(rules, seed=args.seed * 100_003 + number)
         me = number % rules.players
-        hard = HardBot(seed=number, time_limit=args.time_limit)
+        hard = HardBot(seed=number, time_limit=args.time_limit, **args.options)
         others = [make_bot("normal", seed=seat) for seat in range(rules.players)]
         while not game.over:
             if game.phase is Phase.ROUND_OVER:

@@ -62,13 +62,13 @@ PROOF_DEALS = 300  # most deals of the unseen cards it searches over
 PROOF_BUDGET = 3000  # its node budget
 PROOF_TIME_SHARE = 0.3  # and the share of the time limit it may take
 TIE = 1e-9  # means closer than this are a tie, broken by the policy's preference
-RESAMPLE = 0.0  # share of the budget spent re-sampling the top two moves on shared deals
 STOP_MIN = 1500  # time-limited, playouts before the search may stop on a clear winner
 STOP_EVERY = 250  # and how often it checks
 STOP_Z = 4.0  # a clear winner: its mean this many standard errors above every other's
 TREE = False  # search a tree over the bot's own later decisions (ISMCTS), not only the root
 TREE_EXPLORATION = 0.5  # UCB1's exploration constant below the root
 INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy's best few)
+WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits) candidates
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
 
 
@@ -85,7 +85,7 @@ class HardBot(BotBase):
         time_limit: float | None = None,
         strict: bool = False,
         tree: bool = TREE,
-        resample: float = RESAMPLE,
+        widening: float = WIDENING,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -94,7 +94,7 @@ class HardBot(BotBase):
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
-        self.resample = resample  # share of the budget re-sampling the top two moves
+        self.widening = widening  # progressive widening below the root (0: every arm at once)
         self.playouts = playouts
         self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
         self.rng = random.Random(seed)
@@ -241,19 +241,9 @@ class HardBot(BotBase):
                 squares[arm] += reward * reward
                 done += 1
             rounds += 1
-        # Then UCB1 over the candidates, a fresh deal for each playout, until the share of the
-        # budget kept to re-sample the top two moves (on shared deals) before committing.
-        resample = self.resample
-        if budget is not None:
-            ucb_until: int | None = budget - int(budget * resample)
-        else:
-            ucb_until = None
-        ucb_deadline = deadline - (deadline - start) * resample if deadline is not None else None
+        # Then UCB1 over the candidates, a fresh deal for each playout.
         checked = done
-        stopped = False
-        while (ucb_until is None or done < ucb_until) and (
-            ucb_deadline is None or clock() < ucb_deadline
-        ):
+        while (budget is None or done < budget) and (deadline is None or clock() < deadline):
             log_n = math.log(done + 1)
             best_arm = 0
             best_score = -1.0
@@ -279,23 +269,7 @@ class HardBot(BotBase):
                 # Time-limited: play at once when one move is clearly the best.
                 checked = done
                 if _clear_winner(visits, totals, squares):
-                    stopped = True
                     break
-        if resample > 0 and arms > 1 and not stopped:
-            order = sorted(range(arms), key=lambda a: -totals[a] / visits[a] if visits[a] else 1.0)
-            top = order[:2]
-            while (budget is None or done < budget) and (deadline is None or clock() < deadline):
-                hands = deals.sample()
-                for arm in top:
-                    if budget is not None and done >= budget:
-                        break
-                    if root is None:
-                        points = _playout(template, hands, candidates[arm], me, style, self.strict)
-                    else:
-                        points = self._descend(root, template, hands, arm, me, style, scale)
-                    visits[arm] += 1
-                    totals[arm] += (points - 1) * scale
-                    done += 1
         self.last_playouts = done
         # The best mean; a tie goes to the candidate the policy prefers (candidates come in the
         # policy's order of preference, its own choice first), not to legal-move order.
@@ -347,7 +321,7 @@ class HardBot(BotBase):
                     children[key] = node
                     expanded = True
                     self._nodes += 1
-                arm = node.select(TREE_EXPLORATION)
+                arm = node.select(TREE_EXPLORATION, self.widening)
                 path.append(node)
                 arms.append(arm)
                 trail = []

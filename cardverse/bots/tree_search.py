@@ -38,14 +38,19 @@ class Node:
         # (arm, own hand, the others' actions since) -> the bot's next decision
         self.children: dict[tuple[int, int, tuple[int, ...]], Node] = {}
 
-    def select(self, exploration: float) -> int:
-        """The arm to try: the first never tried (candidates come best first), else UCB1."""
+    def select(self, exploration: float, widening: float) -> int:
+        """The arm to try, by UCB1 over the first arms only (progressive widening: candidates
+        come best first, the policy's own choice first; 1 + ``widening`` * sqrt(visits) of
+        them), the first never tried of those before any other."""
         visits = self.visits
         totals = self.totals
         log_n = math.log(self.n + 1)
         best_arm = 0
         best_score = -1.0
-        for arm in range(len(visits)):
+        width = len(visits)
+        if widening > 0:
+            width = min(width, 1 + int(widening * math.sqrt(self.n)))
+        for arm in range(width):
             n = visits[arm]
             if n == 0:
                 return arm
