@@ -550,6 +550,20 @@ def test_R30_the_tree_search_reaches_the_bots_later_decisions() -> None:
         assert node.n <= 400
 
 
+def test_R30_progressive_widening_tries_the_policys_choice_first() -> None:
+    from cardverse.bots.tree_search import Node
+
+    node = Node([11, 22, 33, 44])
+    assert node.select(0.5, 1.0) == 0  # no visit yet: only the first (the policy's) arm
+    node.update(0, 0.2)
+    assert node.select(0.5, 1.0) == 1  # 1 + sqrt(1) = 2 arms: the untried second one
+    node.update(1, 0.9)
+    node.update(0, 0.2)
+    node.update(1, 0.9)
+    assert node.n == 4 and node.select(0.5, 1.0) == 2  # 3 arms now, the third untried
+    assert Node([1, 2, 3]).select(0.5, 0.0) == 0  # no widening: every arm, first untried first
+
+
 def test_R30_a_clear_winner_stops_a_timed_search() -> None:
     from cardverse.bots.hard import _clear_winner
 
