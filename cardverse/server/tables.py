@@ -1545,8 +1545,9 @@ class TableService:
         del self.tables[table.id]
         with contextlib.suppress(FencedOut):  # another process owns it: the status is its own
             self.store.set_status(table.id, status, fence=table.fence)
+            if self.cluster is not None:
+                self.store.commit()  # the status is written before another process may load it
         if self.cluster is not None:
-            self.store.commit()  # the status is written before another process may load it
             self.cluster.released(table.id)
 
     def counts(self) -> dict[str, Any]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +94,19 @@ def test_group_commit_holds_callbacks_until_the_commit(open_store: Any) -> None:
         store.append("t1", 2, "move", {}, fence=1)
         assert store.pending and store.after_commit(lambda: told.append(store.commits))
         assert told == []
-        await asyncio.sleep(0)
-        assert told and not store.pending
+        await _until(lambda: bool(told))
+        assert not store.pending
         assert open_store().count_events("t1") == 3
 
     asyncio.run(asyncio.wait_for(body(), 20))
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the event loop run until ``condition`` holds (a commit may land on a thread)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
+        await asyncio.sleep(0.001)
 
 
 def test_idle_lobbies_expire_and_lose_their_events(open_store: Any) -> None:
@@ -161,7 +170,7 @@ def test_a_read_sees_the_writes_of_the_open_transaction(open_store: Any) -> None
         assert store.pending
         assert [e.n for e in store.events("t1")] == [0, 1]
         store.append("t1", 2, "move", {"a": 2}, fence=1)
-        await asyncio.sleep(0)
-        assert not store.pending and open_store().count_events("t1") == 3
+        await _until(lambda: not store.pending)
+        assert open_store().count_events("t1") == 3
 
     asyncio.run(asyncio.wait_for(body(), 20))
