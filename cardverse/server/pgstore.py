@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS tables_updated ON tables (updated);
 CREATE INDEX IF NOT EXISTS tables_status ON tables (status);
+CREATE INDEX IF NOT EXISTS tables_created ON tables (created);
 """
 
 FENCES = "SELECT id, fence FROM tables WHERE id = ANY(%s) FOR SHARE"

@@ -436,6 +436,13 @@ class EventStore:
         rows = self._query("SELECT id FROM tables WHERE status != 'expired'", ())
         return [row[0] for row in rows]
 
+    def tables_created_since(self, when: float) -> list[str]:
+        """The tables (not expired) created after ``when`` (a wall-clock time)."""
+        rows = self._query(
+            self._sql("SELECT id FROM tables WHERE created > ? AND status != 'expired'"), (when,)
+        )
+        return [row[0] for row in rows]
+
     def tables_to_restore(self) -> list[str]:
         """The tables that were live (in memory) when the server stopped, oldest first."""
         rows = self._query(

@@ -1307,6 +1307,7 @@ class TableService:
         self.tables: dict[str, Table] = {}
         # invite codes and watch ids of every stored table (cardverse.server.invites)
         self.directory = Directory()
+        self._directory_seen = time.time()  # the directory holds the tables made before
         for known in self.store.known_tables():
             self.directory.add(known, watch_id_for(known))
         self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
@@ -1425,12 +1426,18 @@ class TableService:
         return table, token
 
     def get(self, table_id: str) -> Table | None:
-        """The table with this id, loaded from the store if it is not in memory."""
+        """The table with this id, loaded from the store if it is not in memory.
+
+        With several processes a table not in memory may be another's: what is returned then
+        is a copy to read (rebuilt from the log, never kept, nothing scheduled); only the
+        process that takes its lease loads it (:meth:`cluster.Cluster.locate`)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if len(table_id) > 64 or not self.store.exists(table_id):
             return None
+        if self.cluster is not None:
+            return Table.restore(self, table_id, self.store.events(table_id))
         table = Table.restore(self, table_id, self.store.events(table_id))
         table.fence = self.store.fence_of(table_id)
         self.tables[table_id] = table
@@ -1458,10 +1465,21 @@ class TableService:
             )
         code = read_code(text)
         table_id = self.directory.by_code.get(code) if code is not None else None
+        if table_id is None and code is not None and self.cluster is not None:
+            table_id = self._newer_tables().get(code)  # made by another process meanwhile?
         table = self.get(table_id) if table_id is not None else None
         if table is None:
             self.lookups.failed(address)
         return table
+
+    def _newer_tables(self) -> dict[str, str]:
+        """Add the tables other processes made since the last look to the directory (a minute
+        of overlap, for clocks apart and commits late); returns its codes."""
+        now = time.time()
+        for table_id in self.store.tables_created_since(self._directory_seen - 60.0):
+            self.directory.add(table_id, watch_id_for(table_id))
+        self._directory_seen = now
+        return self.directory.by_code
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""

@@ -460,3 +460,31 @@ def test_idle_tables_leave_memory_and_the_next_process_loads_them(
         owner = lease.get(f"cardverse:lease:{table_id}")
         assert owner is not None and owner.decode() == second.service.cluster.node
         lease.close()
+
+
+@pytest.mark.timeout(120)
+def test_an_invite_code_made_on_one_process_is_found_on_another_that_holds_no_copy(
+    tmp_path: Path, pg_dsn: str, redis_server: Any
+) -> None:
+    """The second process started before the table was made: a miss in its directory looks in
+    the store; its table page and invite look-up read the table without taking it over."""
+    from server_support import ServerThread
+
+    from cardverse.server.invites import invite_code_for, show_code
+
+    settings = {"database": pg_dsn, "redis": redis_server.url}
+    with (
+        ServerThread(tmp_path / "a", **settings) as first,
+        ServerThread(tmp_path / "b", **settings) as second,
+    ):
+        table = create_table(first.http)
+        table_id = table["table_id"]
+        code = show_code(invite_code_for(table_id))
+        answer = httpx.get(f"{second.http}/api/invites/{code.lower()}", timeout=10)
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"table_id": table_id, "url": f"/t/{table_id}"}
+        page = httpx.get(f"{second.http}/t/{table_id}", timeout=10)
+        assert page.status_code == 200
+        assert table_id in first.service.tables and table_id not in second.service.tables
+        unknown = httpx.get(f"{second.http}/api/invites/ZZZZ-ZZZZ", timeout=10)
+        assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_invite_code"
