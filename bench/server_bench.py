@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +99,14 @@ class Bench:
         self.frames = 0  # WebSocket frames the simulated people received while measuring
         self.bytes = 0  # ... and their bytes
         self.gaps = 0  # changes that did not follow the state a seat held (must stay 0)
+        # Open loop (--open-loop): actions fall due at the offered rate, whatever the server
+        # does; each goes to a table whose seat on turn is ready (the longest waiting first),
+        # and its latency counts from when it fell due (time spent waiting for a ready table
+        # included: no coordinated omission).
+        self.rate = 0.0  # offered actions per second (0: none fall due)
+        self.waiting_seats: deque[asyncio.Future[float]] = deque()  # ready, waiting for a due
+        self.overdue: deque[float] = deque()  # fell due while no seat was ready
+        self.service_times: list[float] = []  # from sending (not from falling due)
 
     async def seat(self, table_id: str, join: dict[str, Any], rng: random.Random) -> None:
         args = self.args
@@ -135,13 +144,19 @@ class Bench:
                     if self.stopping or not legal or turn != my_seat or v <= acted_v:
                         continue
                     acted_v = v
-                    if args.think > 0:
+                    due = None
+                    if args.open_loop:
+                        due = await self._due()
+                        if self.stopping:
+                            continue
+                    elif args.think > 0:
                         await asyncio.sleep(rng.expovariate(1000.0 / args.think))
                     move = dict(rng.choice(legal))
                     action = move.pop("action")
                     seq += 1
                     self.sent += 1
-                    self.pending[(table_id, v + 1)] = [time.perf_counter(), 4]
+                    sent = time.perf_counter()
+                    self.pending[(table_id, v + 1)] = [sent if due is None else due, 4, sent]
                     await ws.send(json.dumps({"type": action, "seq": seq, **move}))
                     continue
                 message = loads(text)
@@ -175,8 +190,42 @@ class Bench:
             if entry[1] == 0:
                 del self.pending[(table_id, v)]
                 if self.measuring:
-                    self.latencies.append(time.perf_counter() - entry[0])
+                    now = time.perf_counter()
+                    self.latencies.append(now - entry[0])
+                    self.service_times.append(now - entry[2])
                     self.actions += 1
+
+    async def _due(self) -> float:
+        """Open loop: wait until an action falls due for this seat; returns when it fell due."""
+        if self.overdue:
+            return self.overdue.popleft()
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting_seats.append(future)
+        return await future
+
+    async def _offer(self) -> None:
+        """Open loop: actions fall due at ``self.rate`` a second (Poisson arrivals)."""
+        rng = random.Random(self.args.seed)
+        next_due = time.perf_counter()
+        while not self.stopping:
+            if self.rate <= 0:
+                await asyncio.sleep(0.02)
+                next_due = time.perf_counter()
+                continue
+            now = time.perf_counter()
+            while next_due <= now:
+                self._fall_due(next_due)
+                next_due += rng.expovariate(self.rate)
+            await asyncio.sleep(max(0.0, next_due - time.perf_counter()))
+
+    def _fall_due(self, due: float) -> None:
+        while self.waiting_seats:
+            future = self.waiting_seats.popleft()
+            if not future.done():
+                future.set_result(due)
+                return
+        if len(self.overdue) < 1_000_000:
+            self.overdue.append(due)
 
     async def table(self, client: httpx.AsyncClient, index: int) -> list[asyncio.Task[None]]:
         response = await client.post(
@@ -218,6 +267,12 @@ class Bench:
         await asyncio.sleep(args.idle)
         idle_rate = (_cpu_seconds(server_pid) - idle0) / (time.perf_counter() - idle_started)
         self.go.set()
+        if args.open_loop:
+            result = await self.stepped(server_pid, setup, rss_before)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            return result
         await asyncio.sleep(args.warmup)
         rss_playing = _rss_kib(server_pid)
         cpu0 = _cpu_seconds(server_pid)
@@ -281,6 +336,140 @@ class Bench:
             "errors": self.errors,
         }
 
+    async def step(self, rate: float, server_pid: int, infra: dict[str, int]) -> dict[str, Any]:
+        """Offer ``rate`` actions/s: settle, then measure for ``--step`` seconds."""
+        args = self.args
+        self.rate = 0.0  # let what is on its way finish, forget what fell due before
+        drained = time.monotonic() + 10
+        recent = time.perf_counter() - 3.0  # older entries may never complete (a game's end)
+        while time.monotonic() < drained and any(e[2] > recent for e in self.pending.values()):
+            await asyncio.sleep(0.02)
+        self.overdue.clear()
+        self.rate = rate
+        await asyncio.sleep(args.settle)
+        self.latencies, self.service_times, self.actions = [], [], 0
+        sent0 = self.sent
+        lag0 = await self._loop_lag()
+        cpu0 = _cpu_seconds(server_pid)
+        infra0 = {name: _cpu_seconds(pid) for name, pid in infra.items()}
+        errors0 = self.errors
+        self.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(args.step)
+        self.measuring = False
+        elapsed = time.perf_counter() - started
+        cpu = _cpu_seconds(server_pid) - cpu0
+        sent = self.sent - sent0
+        lag = await self._loop_lag()
+        actions = max(1, self.actions)
+        lat = sorted(self.latencies)
+        service = sorted(self.service_times)
+        return {
+            "offered_per_s": round(rate, 1),
+            "actions_per_s": round(sent / elapsed, 1),  # carried: sent as they fell due
+            "completed_per_s": round(self.actions / elapsed, 1),  # all four seats told
+            "p50_ms": _pct(lat, 0.5),
+            "p99_ms": _pct(lat, 0.99),
+            "service_p99_ms": _pct(service, 0.99),
+            "overdue_at_end": len(self.overdue),
+            "server_cpu_percent": round(100 * cpu / elapsed, 1),
+            "server_cpu_ms_per_action": round(1000 * cpu / actions, 3),
+            **{
+                f"{name}_cpu_ms_per_action": round(
+                    1000 * (_cpu_seconds(pid) - infra0[name]) / actions, 3
+                )
+                for name, pid in infra.items()
+            },
+            "errors": self.errors - errors0,
+            # one process's count: with several, each answer may come from another
+            "loop_lags_over_50ms": lag - lag0 if args.workers <= 1 else None,
+        }
+
+    async def _loop_lag(self) -> int:
+        """The server's count of event-loop delays over 50 ms (one process's, when several
+        answer on the port)."""
+        try:
+            async with httpx.AsyncClient(timeout=5) as client:
+                answer = await client.get(f"{self.http}/api/operator")
+                return int(answer.json()["loop_lag_ms"]["over_50ms"])
+        except Exception:
+            return 0
+
+    def sustained(self, step: dict[str, Any]) -> bool:
+        """The step's offered rate was carried with its p99 within the bound."""
+        return (
+            step["actions_per_s"] >= 0.9 * step["offered_per_s"]
+            and step["overdue_at_end"] <= max(10.0, 0.05 * step["offered_per_s"])
+            and step["p99_ms"] <= self.args.p99_bound
+            and not step["errors"]
+        )
+
+    async def stepped(self, server_pid: int, setup: float, rss_before: int) -> dict[str, Any]:
+        """Open loop at stepped offered rates: up by ``--factor`` until a step misses the
+        bound, then ``--refine`` bisections between the best step and the first missed."""
+        args = self.args
+        infra = dict(_named_pids(args.infra_pid))
+        offer = asyncio.get_running_loop().create_task(self._offer())
+        steps: list[dict[str, Any]] = []
+        good: float | None = None
+        bad: float | None = None
+        rate = args.start_rate
+        try:
+            await asyncio.sleep(args.warmup)
+            while bad is None and rate <= args.max_rate:
+                steps.append(await self.step(rate, server_pid, infra))
+                if self.sustained(steps[-1]):
+                    good, rate = rate, rate * args.factor
+                else:
+                    bad = rate
+            for _ in range(args.refine if bad is not None else 0):
+                rate = ((good or 0.0) + bad) / 2  # type: ignore[operator]
+                steps.append(await self.step(rate, server_pid, infra))
+                if self.sustained(steps[-1]):
+                    good = rate
+                else:
+                    bad = rate
+        finally:
+            self.rate = 0.0
+            self.stopping = True
+            offer.cancel()
+            for future in self.waiting_seats:
+                future.cancel()
+        best = max(
+            (s for s in steps if self.sustained(s)), key=lambda s: s["actions_per_s"], default=None
+        )
+        return {
+            "mode": "open-loop",
+            "workers": args.workers,
+            "store": "postgresql" if args.database else "sqlite",
+            "tables": args.tables,
+            "websockets": 4 * args.tables,
+            "p99_bound_ms": args.p99_bound,
+            "sustained_actions_per_s": best["actions_per_s"] if best else 0.0,
+            "at_the_sustained_rate": best,
+            "first_missed_offered_per_s": bad,
+            "steps": steps,
+            "setup_s": round(setup, 1),
+            "memory_per_table_kib": round((_rss_kib(server_pid) - rss_before) / args.tables, 1),
+            "gaps": self.gaps,
+        }
+
+
+def _pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile of sorted seconds, in ms (NaN when there are none)."""
+    if not values:
+        return float("nan")
+    return round(values[min(len(values) - 1, int(p * len(values)))] * 1000.0, 2)
+
+
+def _named_pids(given: list[str] | None) -> list[tuple[str, int]]:
+    """``name=pid`` pairs: other processes (and their children) whose CPU is counted too."""
+    pairs = []
+    for item in given or []:
+        name, _, pid = item.partition("=")
+        pairs.append((name, int(pid)))
+    return pairs
+
 
 async def _main(args: argparse.Namespace, http: str, ws: str, pid: int) -> dict[str, Any]:
     bench = Bench(args, http, ws)
@@ -316,6 +505,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", help="postgresql://... for the server's event log")
     parser.add_argument("--redis", help="redis://... for several processes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
+    parser.add_argument(
+        "--open-loop",
+        action="store_true",
+        help="offer actions at stepped rates; report the highest carried within --p99-bound",
+    )
+    parser.add_argument("--p99-bound", type=float, default=100.0, help="open loop: p99, ms")
+    parser.add_argument("--start-rate", type=float, default=250.0, help="open loop: actions/s")
+    parser.add_argument("--max-rate", type=float, default=20000.0, help="open loop: actions/s")
+    parser.add_argument("--factor", type=float, default=1.5, help="open loop: rate step factor")
+    parser.add_argument("--refine", type=int, default=3, help="open loop: bisection steps")
+    parser.add_argument("--step", type=float, default=5.0, help="open loop: seconds measured")
+    parser.add_argument("--settle", type=float, default=2.0, help="open loop: seconds first")
+    parser.add_argument("--seed", type=int, default=15, help="open loop: the arrivals' seed")
+    parser.add_argument(
+        "--infra-pid",
+        action="append",
+        metavar="NAME=PID",
+        help="open loop: another process (and its children) whose CPU per action is counted",
+    )
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -362,6 +570,8 @@ def main(argv: list[str] | None = None) -> int:
                 "100000",
                 "--log-level",
                 "warning",
+                "--operator-addresses",
+                "127.0.0.1",
                 *(["--workers", str(args.workers)] if args.workers > 1 else []),
                 *(["--database", args.database] if args.database else []),
                 *(["--redis", args.redis] if args.redis else []),
