@@ -6,13 +6,19 @@ Starts its own PostgreSQL and redis-server (as the tests do, tests/server/servic
 1. throughput: :mod:`bench.server_bench` (simulated people in this process, the server in its
    own) for each of 1 and 2 worker processes, 250 and 1,000 tables, with no think time and
    with 1 s: actions/s, p50/p99 latency; the ratio of 2 processes to 1;
-2. failover: three server processes, one table of four people spread over them, the owner
+2. open loop, the target as stated ("at the same p99"): ``server_bench --open-loop`` with 1 and
+   2 processes (``--open-tables`` tables, 500 by default): actions fall due at stepped offered
+   rates, and each step's p99 counts from when an action fell due; the highest rate carried
+   with its p99 within ``--p99-bound`` (100 ms), the ratio of 2 processes to 1, and the CPU
+   per action of the server, PostgreSQL and Redis at that rate;
+3. failover: three server processes, one table of four people spread over them, the owner
    SIGKILLed at ``--kills`` random moments (20 by default): acknowledged actions lost (must be
    0) and the time from each kill to the next accepted action.
 
 Results go to ``bench/results/cluster.json``.
 
     .venv/bin/python -m bench.cluster_bench --duration 15 --kills 20
+    .venv/bin/python -m bench.cluster_bench --skip-throughput --kills 0   # the open loop only
 """
 
 from __future__ import annotations

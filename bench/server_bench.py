@@ -17,6 +17,14 @@ time:
 - the server's memory per table (resident memory after the tables are open and playing, minus
   before, divided by N) and its CPU use.
 
+With ``--open-loop`` the people no longer act as fast as they can: actions fall due at an
+offered rate (Poisson arrivals), each taken by a table whose seat on turn is ready (the longest
+waiting first), and latency counts from when the action fell due (so a server that falls behind
+shows it, instead of slowing its clients down). The rate goes up by ``--factor`` a step until
+a step misses ``--p99-bound``, then ``--refine`` bisections; the result is the highest rate
+carried with its p99 within the bound, with each step's figures (and, with ``--infra-pid``,
+the CPU per action of other processes such as PostgreSQL and Redis).
+
 The figures are printed and written to ``bench/results/server.json``.
 
     .venv/bin/python -m bench.server_bench --tables 250 --duration 30
