@@ -107,6 +107,7 @@ class Bench:
         self.frames = 0  # WebSocket frames the simulated people received while measuring
         self.bytes = 0  # ... and their bytes
         self.gaps = 0  # changes that did not follow the state a seat held (must stay 0)
+        self.reconnects = 0  # sockets closed with 1012/1013 that came back with their token
         # Open loop (--open-loop): actions fall due at the offered rate, whatever the server
         # does; each goes to a table whose seat on turn is ready (the longest waiting first),
         # and its latency counts from when it fell due (time spent waiting for a ready table
@@ -117,79 +118,97 @@ class Bench:
         self.service_times: list[float] = []  # from sending (not from falling due)
 
     async def seat(self, table_id: str, join: dict[str, Any], rng: random.Random) -> None:
+        """One simulated person; it comes back with its seat token when the server closes its
+        socket with 1012 or 1013 (the table moved to another process; try again)."""
         args = self.args
-        async with websockets.connect(
-            f"{self.ws}/ws/{table_id}", compression=None, max_size=1 << 22, ping_interval=None
-        ) as ws:
-            await ws.send(json.dumps({"type": "join", **join}))
-            seq = 0
-            my_seat = -1
-            acted_v = -1
-            host = "token" in join
-            started = False
-            loads = json.loads
-            v_seen = -1
-            turn: int | None = None
-            legal: list[dict[str, Any]] = []
-            async for text in ws:
-                if self.measuring:
-                    self.frames += 1
-                    self.bytes += len(text.encode())
-                message = loads(text)
-                kind = message["type"]
-                if kind in ("state", "change"):
-                    # A simulated person keeps what it needs of its view: the version, whose
-                    # turn it is and its legal moves (a change names only what changed).
-                    view = message["view"]
-                    if kind == "change" and message["from"] != v_seen:
-                        self.gaps += 1
-                    v = v_seen = message["v"]
-                    if "turn" in view:
-                        turn = view["turn"]
-                    if "legal_moves" in view:
-                        legal = view["legal_moves"]
-                    self._received(table_id, v)
-                    if self.stopping or not legal or turn != my_seat or v <= acted_v:
-                        continue
-                    acted_v = v
-                    due = None
-                    if args.open_loop:
-                        due = await self._due()
-                        if self.stopping:
+        seq = 0
+        my_seat = -1
+        acted_v = -1
+        host = "token" in join
+        started = False
+        loads = json.loads
+        while True:
+            try:
+                async with websockets.connect(
+                    f"{self.ws}/ws/{table_id}",
+                    compression=None,
+                    max_size=1 << 22,
+                    ping_interval=None,
+                ) as ws:
+                    await ws.send(json.dumps({"type": "join", **join}))
+                    v_seen = -1
+                    turn: int | None = None
+                    legal: list[dict[str, Any]] = []
+                    async for text in ws:
+                        if self.measuring:
+                            self.frames += 1
+                            self.bytes += len(text.encode())
+                        message = loads(text)
+                        kind = message["type"]
+                        if kind in ("state", "change"):
+                            # A simulated person keeps what it needs of its view: the version, whose
+                            # turn it is and its legal moves (a change names only what changed).
+                            view = message["view"]
+                            if kind == "change" and message["from"] != v_seen:
+                                self.gaps += 1
+                            v = v_seen = message["v"]
+                            if "turn" in view:
+                                turn = view["turn"]
+                            if "legal_moves" in view:
+                                legal = view["legal_moves"]
+                            self._received(table_id, v)
+                            if self.stopping or not legal or turn != my_seat or v <= acted_v:
+                                continue
+                            acted_v = v
+                            due = None
+                            if args.open_loop:
+                                due = await self._due()
+                                if self.stopping:
+                                    continue
+                            elif args.think > 0:
+                                await asyncio.sleep(rng.expovariate(1000.0 / args.think))
+                            move = dict(rng.choice(legal))
+                            action = move.pop("action")
+                            seq += 1
+                            self.sent += 1
+                            sent = time.perf_counter()
+                            self.pending[(table_id, v + 1)] = [
+                                sent if due is None else due,
+                                4,
+                                sent,
+                            ]
+                            await ws.send(json.dumps({"type": action, "seq": seq, **move}))
                             continue
-                    elif args.think > 0:
-                        await asyncio.sleep(rng.expovariate(1000.0 / args.think))
-                    move = dict(rng.choice(legal))
-                    action = move.pop("action")
-                    seq += 1
-                    self.sent += 1
-                    sent = time.perf_counter()
-                    self.pending[(table_id, v + 1)] = [sent if due is None else due, 4, sent]
-                    await ws.send(json.dumps({"type": action, "seq": seq, **move}))
-                    continue
-                message = loads(text)
-                kind = message["type"]
-                if kind == "welcome":
-                    my_seat = message["seat"]
-                    seq = max(seq, message["last_seq"])
-                    self.ready += 1
-                    continue
-                if kind == "error" or (kind == "ack" and message["duplicate"]):
-                    self.errors += 1
-                    continue
-                if kind == "table" and host and my_seat >= 0:
-                    full = all(s["kind"] != "empty" for s in message["seats"])
-                    if message["phase"] == "lobby" and full and not started:
-                        started = True
-                        await self.go.wait()  # every table starts at once
-                        seq += 1
-                        await ws.send(json.dumps({"type": "start", "seq": seq}))
-                    elif message["phase"] == "over" and not self.stopping:
-                        seq += 1
-                        self.games += 1
-                        await ws.send(json.dumps({"type": "rematch", "seq": seq}))
-                    continue
-            # the server closed: the run is over
+                        message = loads(text)
+                        kind = message["type"]
+                        if kind == "welcome":
+                            my_seat = message["seat"]
+                            if "token" in message:  # the seat's token: for coming back
+                                join = {"token": message["token"]}
+                            seq = max(seq, message["last_seq"])
+                            self.ready += 1
+                            continue
+                        if kind == "error" or (kind == "ack" and message["duplicate"]):
+                            self.errors += 1
+                            continue
+                        if kind == "table" and host and my_seat >= 0:
+                            full = all(s["kind"] != "empty" for s in message["seats"])
+                            if message["phase"] == "lobby" and full and not started:
+                                started = True
+                                await self.go.wait()  # every table starts at once
+                                seq += 1
+                                await ws.send(json.dumps({"type": "start", "seq": seq}))
+                            elif message["phase"] == "over" and not self.stopping:
+                                seq += 1
+                                self.games += 1
+                                await ws.send(json.dumps({"type": "rematch", "seq": seq}))
+                            continue
+                return  # the server closed normally: the run is over
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                if self.stopping or code not in (1012, 1013):
+                    return
+                self.reconnects += 1
 
     def _received(self, table_id: str, v: int) -> None:
         entry = self.pending.get((table_id, v))
@@ -342,6 +361,7 @@ class Bench:
             "games_finished": self.games,
             "actions_sent_in_all": self.sent,
             "errors": self.errors,
+            "reconnects": self.reconnects,
         }
 
     async def step(self, rate: float, server_pid: int, infra: dict[str, int]) -> dict[str, Any]:
@@ -460,6 +480,7 @@ class Bench:
             "setup_s": round(setup, 1),
             "memory_per_table_kib": round((_rss_kib(server_pid) - rss_before) / args.tables, 1),
             "gaps": self.gaps,
+            "reconnects": self.reconnects,
         }
 
 
