@@ -380,6 +380,7 @@ class Bench:
         lag0 = await self._loop_lag()
         cpu0 = _cpu_seconds(server_pid)
         infra0 = {name: _cpu_seconds(pid) for name, pid in infra.items()}
+        own0 = sum(os.times()[:2])
         errors0 = self.errors
         self.measuring = True
         started = time.perf_counter()
@@ -388,6 +389,7 @@ class Bench:
         elapsed = time.perf_counter() - started
         cpu = _cpu_seconds(server_pid) - cpu0
         sent = self.sent - sent0
+        own = sum(os.times()[:2]) - own0
         lag = await self._loop_lag()
         actions = max(1, self.actions)
         lat = sorted(self.latencies)
@@ -408,6 +410,7 @@ class Bench:
                 )
                 for name, pid in infra.items()
             },
+            "clients_cpu_ms_per_action": round(1000 * own / actions, 3),
             "errors": self.errors - errors0,
             # one process's count: with several, each answer may come from another
             "loop_lags_over_50ms": lag - lag0 if args.workers <= 1 else None,

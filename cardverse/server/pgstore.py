@@ -28,9 +28,9 @@ shut down has said so there, and the action is refused before anything changes.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
+import queue
 import select
 import threading
 import time
@@ -79,7 +79,10 @@ class Batch:
     created: set[str] = field(default_factory=set)  # tables whose row this batch inserts
     written: set[str] = field(default_factory=set)
     waiting: list[Callable[[], None]] = field(default_factory=list)
-    future: concurrent.futures.Future[float] | None = None  # the writer's work: seconds taken
+    loop: asyncio.AbstractEventLoop | None = None  # told when the writer is done with it
+    done: threading.Event = field(default_factory=threading.Event)  # written, or failed
+    took: float = 0.0  # seconds its transaction took
+    error: BaseException | None = None  # why it could not be committed
     landed: bool = False  # its result was taken on the event loop
 
 
@@ -107,7 +110,8 @@ class PostgresStore(EventStore):
         self._connected_once = False
         self._writer_conn: psycopg.Connection[Any] | None = None  # the writer thread's
         self._writer_lock = threading.Lock()
-        self._writer: concurrent.futures.ThreadPoolExecutor | None = None
+        self._writer: threading.Thread | None = None
+        self._to_write: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
         self._batch: Batch | None = None  # gathering writes
         self._in_flight: Batch | None = None  # being written by the writer thread
         self._down_until = float("-inf")  # a batch failed: refuse writes at once until then
@@ -274,17 +278,29 @@ class PostgresStore(EventStore):
         self._batch = None
         self._in_flight = batch
         if self._writer is None:
-            self._writer = concurrent.futures.ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix="cardverse-pg-writer"
+            self._writer = threading.Thread(
+                target=self._writes, name="cardverse-pg-writer", daemon=True
             )
-        loop = asyncio.get_running_loop()
-        batch.future = self._writer.submit(self._write, batch, self._writer_connection)
+            self._writer.start()
+        with contextlib.suppress(RuntimeError):  # none while closing: commit() waits instead
+            batch.loop = asyncio.get_running_loop()
+        self._to_write.put(batch)
 
-        def landed(_: object) -> None:
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(self._landed, batch)
-
-        batch.future.add_done_callback(landed)
+    def _writes(self) -> None:
+        """The writer thread: each batch in turn, then the event loop is told."""
+        while True:
+            batch = self._to_write.get()
+            if batch is None:
+                return
+            try:
+                batch.took = self._write(batch, self._writer_connection)
+            except BaseException as error:
+                batch.error = error
+            batch.done.set()
+            loop = batch.loop
+            if loop is not None:
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                    loop.call_soon_threadsafe(self._landed, batch)
 
     def _landed(self, batch: Batch) -> None:
         """On the event loop: a batch's commit finished; run what waited for it, or, when it
@@ -295,13 +311,11 @@ class PostgresStore(EventStore):
         batch.landed = True
         if self._in_flight is batch:
             self._in_flight = None
-        assert batch.future is not None
-        error = batch.future.exception()
+        error = batch.error
         self.commits += 1
         if error is None:
-            took = batch.future.result()
-            self.commit_seconds += took
-            self.slowest_commit = max(self.slowest_commit, took)
+            self.commit_seconds += batch.took
+            self.slowest_commit = max(self.slowest_commit, batch.took)
             for callback in batch.waiting:
                 try:
                     callback()
@@ -387,8 +401,8 @@ class PostgresStore(EventStore):
             if batch is None:
                 self._send_gathered()
                 continue
-            assert batch.future is not None
-            error = batch.future.exception()  # waits
+            batch.done.wait()
+            error = batch.error
             self._landed(batch)
             if error is not None:
                 raise error
@@ -429,7 +443,8 @@ class PostgresStore(EventStore):
             self.commit()
         finally:
             if self._writer is not None:
-                self._writer.shutdown(wait=True)
+                self._to_write.put(None)
+                self._writer.join(timeout=30)
                 self._writer = None
             for conn in (self._conn, self._writer_conn):
                 if conn is not None:
