@@ -115,6 +115,7 @@ class PostgresStore(EventStore):
         self._batch: Batch | None = None  # gathering writes
         self._in_flight: Batch | None = None  # being written by the writer thread
         self._down_until = float("-inf")  # a batch failed: refuse writes at once until then
+        self._probed = float("-inf")  # when the reader connection's socket was last looked at
         conn = self._connection()
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(715517)")  # one schema creator at once
@@ -262,9 +263,12 @@ class PostgresStore(EventStore):
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return None
-        if time.monotonic() < self._down_until:
+        now = time.monotonic()
+        if now < self._down_until:
             raise StoreUnavailable("the database failed a moment ago: try again")
-        self._probe()
+        if now - self._probed >= 0.01:  # at most a hundred looks a second
+            self._probed = now
+            self._probe()
         self._batch = Batch()
         if self._in_flight is None:
             loop.call_soon(self._send_gathered)
