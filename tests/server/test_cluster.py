@@ -107,8 +107,12 @@ def _frames_went_only_to_their_sockets_process(
     on one node's channel belongs to the same process (no hand crosses to another node)."""
     by_channel: dict[str, set[int]] = {}
     frames = 0
+    envelopes: list[tuple[str, dict[str, Any]]] = []
     for channel, data in published:
-        envelope = json.loads(data)
+        envelope = json.loads(data)  # one envelope, or a turn's several to that node
+        items = envelope["items"] if envelope.get("op") == "many" else [envelope]
+        envelopes.extend((channel, item) for item in items)
+    for channel, envelope in envelopes:
         if envelope.get("op") != "frames":
             continue
         for entry in envelope["batch"]:
