@@ -132,6 +132,10 @@ def open_loop(args: argparse.Namespace, pg: Any, redis_server: Any) -> dict[str,
         summary["ratio"] = round(
             two["sustained_actions_per_s"] / max(1.0, one["sustained_actions_per_s"]), 2
         )
+        summary["ratio_by_p99_bound"] = {
+            bound: round(rate / max(1.0, one["sustained_by_p99_bound"][bound]), 2)
+            for bound, rate in two["sustained_by_p99_bound"].items()
+        }
         summary["cpu_ms_per_action_at_sustained"] = [
             {
                 key: run["at_the_sustained_rate"][key]
