@@ -1308,6 +1308,7 @@ class TableService:
         # invite codes and watch ids of every stored table (cardverse.server.invites)
         self.directory = Directory()
         self._directory_seen = time.time()  # the directory holds the tables made before
+        self._directory_looked = float("-inf")  # when the store was last looked in for more
         for known in self.store.known_tables():
             self.directory.add(known, watch_id_for(known))
         self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
@@ -1450,6 +1451,9 @@ class TableService:
     def get_watched(self, watch_id: str) -> Table | None:
         """The table of a watch link (any stored table, loaded if it is not in memory)."""
         table_id = self.watch_index.get(watch_id)
+        if table_id is None and self.cluster is not None:
+            self._newer_tables(at_most_every=1.0)  # made by another process meanwhile?
+            table_id = self.watch_index.get(watch_id)
         return None if table_id is None else self.get(table_id)
 
     def find_by_code(self, text: str, address: str) -> Table | None:
@@ -1472,9 +1476,13 @@ class TableService:
             self.lookups.failed(address)
         return table
 
-    def _newer_tables(self) -> dict[str, str]:
+    def _newer_tables(self, at_most_every: float = 0.0) -> dict[str, str]:
         """Add the tables other processes made since the last look to the directory (a minute
-        of overlap, for clocks apart and commits late); returns its codes."""
+        of overlap, for clocks apart and commits late; not again within ``at_most_every``
+        seconds); returns its codes."""
+        if time.monotonic() - self._directory_looked < at_most_every:
+            return self.directory.by_code
+        self._directory_looked = time.monotonic()
         now = time.time()
         for table_id in self.store.tables_created_since(self._directory_seen - 60.0):
             self.directory.add(table_id, watch_id_for(table_id))

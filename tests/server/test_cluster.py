@@ -471,10 +471,12 @@ def test_an_invite_code_made_on_one_process_is_found_on_another_that_holds_no_co
     tmp_path: Path, pg_dsn: str, redis_server: Any
 ) -> None:
     """The second process started before the table was made: a miss in its directory looks in
-    the store; its table page and invite look-up read the table without taking it over."""
+    the store; its invite look-up, table page and watch page read the table without taking it
+    over."""
     from server_support import ServerThread
 
     from cardverse.server.invites import invite_code_for, show_code
+    from cardverse.server.spectators import watch_id_for
 
     settings = {"database": pg_dsn, "redis": redis_server.url}
     with (
@@ -483,6 +485,8 @@ def test_an_invite_code_made_on_one_process_is_found_on_another_that_holds_no_co
     ):
         table = create_table(first.http)
         table_id = table["table_id"]
+        watch = httpx.get(f"{second.http}/w/{watch_id_for(table_id)}", timeout=10)
+        assert watch.status_code == 200
         code = show_code(invite_code_for(table_id))
         answer = httpx.get(f"{second.http}/api/invites/{code.lower()}", timeout=10)
         assert answer.status_code == 200, answer.text
