@@ -41,7 +41,7 @@ from typing import Any
 
 import psycopg
 
-from .store import EventStore, FencedOut, StoreUnavailable
+from .store import EventStore, FencedOut, StoreError, StoreUnavailable
 
 log = logging.getLogger("cardverse.server.pgstore")
 
@@ -208,11 +208,17 @@ class PostgresStore(EventStore):
         """A read on the reader connection; a read about a table whose writes are on their
         way waits for them first (a read sees what this process wrote)."""
         if params and self._writing(params[0]):
-            self.commit()
+            with contextlib.suppress(StoreError):  # a failed batch went to on_lost already
+                self.commit()
         try:
             return self._connection().execute(sql, params).fetchall()
         except psycopg.Error as error:
             raise self._fail(error) from None
+
+    def claim(self, table_id: str) -> int:
+        with contextlib.suppress(StoreError):  # a failed batch went to on_lost already
+            self.commit()
+        return super().claim(table_id)
 
     def _writing(self, table_id: object) -> bool:
         return any(

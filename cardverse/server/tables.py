@@ -1415,7 +1415,7 @@ class TableService:
         )
         try:
             self.store.commit()  # the answer hands out the token: the table is durable first
-        except StoreUnavailable:
+        except (StoreUnavailable, FencedOut):  # its batch was refused or lost: not made
             raise ProtocolError(
                 "try_again", "the table could not be saved just now: try again"
             ) from None
