@@ -154,6 +154,23 @@ def test_R26_four_seats_on_three_processes_play_a_whole_game(cluster: Cluster) -
         other = next(p for p in cluster.procs if p is not owner)
         record = _record(other, table["table_id"])
         assert replay_record(record).game.over
+        listener.cancel()  # what was published until now, before any socket closes
+        await pubsub.aclose()
+        await monitor.aclose()
+        deadline = time.monotonic() + 15
+        while True:  # the last frames published may still be on their way to their clients
+            raws: dict[int, set[str]] = {}
+            for player in players:
+                assert player.client is not None
+                raws.setdefault(on[player.seat], set()).update(player.client.raw)
+            try:
+                frames = _frames_went_only_to_their_sockets_process(published, raws)
+                break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.05)
+        assert frames > 100
         checked = 0
         for player in players:
             assert player.reconnects == 0
@@ -162,14 +179,6 @@ def test_R26_four_seats_on_three_processes_play_a_whole_game(cluster: Cluster) -
             checked += check_messages(player.client, record)
         assert checked > 100
         assert _acked_are_in_the_record(players, record) > 40
-        listener.cancel()
-        await pubsub.aclose()
-        await monitor.aclose()
-        raws: dict[int, set[str]] = {}
-        for player in players:
-            assert player.client is not None
-            raws.setdefault(on[player.seat], set()).update(player.client.raw)
-        assert _frames_went_only_to_their_sockets_process(published, raws) > 100
 
     run(body, timeout=220)
 
