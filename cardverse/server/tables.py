@@ -702,7 +702,8 @@ class Table(SeatControls, Spectators, Hints, Reactions):
             welcome["token"] = token
         self._send(conn, welcome)
         if seat.auto is not None and not seat.kept:
-            self._set_auto(seat, None)
+            # told to the others; the joining connection learns it in its one full state
+            self._set_auto(seat, None, joining=conn)
         else:
             self._presence(seat)
         self._send_full(conn)
@@ -888,15 +889,19 @@ class Table(SeatControls, Spectators, Hints, Reactions):
                 conn.send(text)
 
     def _broadcast_state(
-        self, events: list[dict[str, Any]], ack: tuple[Conn, int] | None = None
+        self,
+        events: list[dict[str, Any]],
+        ack: tuple[Conn, int] | None = None,
+        *,
+        skip: Conn | None = None,
     ) -> None:
         """Tell every connection the change just made: each one frame (:meth:`_frame_for`),
         sent by :meth:`_deliver`. ``ack``: the accepted move that made it, told in its
-        sender's frame."""
+        sender's frame; ``skip``: a connection about to be sent its full state instead."""
         game = self.game
         assert game is not None
-        conns = self._all_conns()
-        if not conns:
+        conns = [conn for conn in self._all_conns() if conn is not skip]
+        if not conns and skip is None:  # (a skipped one holds this change's state next)
             self.wire.forget_told()
             if ack is not None:
                 self._ack(*ack)
@@ -1173,9 +1178,14 @@ class Table(SeatControls, Spectators, Hints, Reactions):
             self._set_auto(seat, "disconnected")
 
     def _set_auto(
-        self, seat: Seat, auto: Literal["timeout", "disconnected", "left"] | None
+        self,
+        seat: Seat,
+        auto: Literal["timeout", "disconnected", "left"] | None,
+        *,
+        joining: Conn | None = None,
     ) -> None:
-        """A computer player starts (or stops) standing in for a person."""
+        """A computer player starts (or stops) standing in for a person. ``joining``: the
+        connection taking the seat back, sent its full state next (not the new deadline too)."""
         if seat.auto == auto:
             return
         if seat.auto is None:
@@ -1186,7 +1196,7 @@ class Table(SeatControls, Spectators, Hints, Reactions):
         if self.live and game is not None and self.phase == "playing" and game.turn == seat.index:
             self._schedule()
             if self._deadline is not None:
-                self._broadcast_state([])  # everyone learns the new deadline
+                self._broadcast_state([], skip=joining)  # everyone learns the new deadline
 
     def _start_bot(self, index: int, level: str, actor: str, delay: float) -> None:
         self._bot_task = asyncio.get_running_loop().create_task(
