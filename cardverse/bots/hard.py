@@ -31,7 +31,7 @@ import random
 import time
 
 from ..engine import PlayerView
-from ..engine.cards import JOKER_MASK, card_count
+from ..engine.cards import JOKER_MASK
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.rounds import Round
 from . import policy
@@ -39,6 +39,7 @@ from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
 from .normal import plain_sure_win, view_context
+from .playout import play_out
 from .positions import round_of_view
 from .proof import deals_of, winning_moves
 
@@ -297,55 +298,6 @@ def _rank_key(move: int) -> tuple[int, ...]:
 def _playout(
     template: Round, hands: list[int], first: int, me: int, style: policy.Style, strict: bool
 ) -> int:
-    """Play ``first`` for ``me``, then finish with the policy; the points ``me`` earns (R22).
-
-    With ``strict``, every action goes through the referee's check (an illegal one raises).
-    """
-    round_ = template.playout(hands)  # keeps no history: a playout never reads it
-    # Direct calls, no bound methods or functions kept in locals: compiled (mypyc), a direct
-    # call is a C call, a call through a local a Python one.
-    if strict:
-        round_.apply(first)
-    else:
-        round_.apply_unchecked(first)
-    players = round_.players
-    held = round_.hands
-    fast = style.fast_playouts
-    while round_.turn >= 0 and held[me]:
-        seat = round_.turn
-        hand = held[seat]
-        last = round_.last_move
-        reversed_order = round_.reversed_now
-        if round_.owed is not None:
-            legal = round_.legal_moves()
-            move = (
-                policy.discard(hand, legal) if legal[0] & DISCARD else policy.give_back(hand, legal)
-            )
-        elif last is None:
-            fewest = 99
-            for other in range(players):
-                if other != seat and held[other]:
-                    count = card_count(held[other])
-                    if count < fewest:
-                        fewest = count
-            if fast and not hand & JOKER_MASK:
-                move = policy.fast_lead(hand, reversed_order, style, fewest)
-            else:
-                move = policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
-        elif fast and not hand & JOKER_MASK:
-            move = policy.fast_follow(
-                hand, last, reversed_order, style, card_count(held[round_.last_seat])
-            )
-        else:
-            legal = round_.legal_moves()
-            if len(legal) == 1:
-                move = legal[0]
-            else:
-                move = policy.follow_play(
-                    hand, legal, reversed_order, style, card_count(held[round_.last_seat]), last
-                )
-        if strict:
-            round_.apply(move)
-        else:
-            round_.apply_unchecked(move)
-    return players - round_.places.index(me)  # R22: the place ``me`` took
+    """Play ``first`` for ``me``, then finish with the playout policy; the points ``me`` earns
+    (R22, :func:`cardverse.bots.playout.play_out`)."""
+    return play_out(template, hands, first, me, style, strict)

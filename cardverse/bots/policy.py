@@ -57,6 +57,7 @@ class Style(NamedTuple):
     forbidden_finish: bool = False
     spade_three: bool = False
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
+    plain: bool = True  # no house rule of section 10 is in force
 
     @staticmethod
     def of(rules: Rules) -> Style:
@@ -68,6 +69,7 @@ class Style(NamedTuple):
             rules.forbidden_finish,
             rules.spade_three and rules.jokers > 0,
             ruleset_for(rules).fast_playouts,
+            not ruleset_for(rules).house_rules,
         )
 
 
@@ -491,4 +493,138 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
     control_after = control_groups - (1 if NIBBLE_COUNT[nibble] == size else 0)
     if weak <= control_after + 1 or (last_count <= 2 and control_groups >= 2):
         return _take(nibble, size) << (rank << 2)
+    return PASS
+
+
+# -- finishing lines in playouts -----------------------------------------------------------------
+#
+# In the hard bot's playouts every seat first looks for a finishing line, as the normal bot does
+# (:func:`cardverse.bots.normal.finishing_line`), but from the rank counts only: a seat knows the
+# cards the others hold together (``others``) and the largest of their hand sizes (``widest``).
+# Only for joker-free hands with straights off and no house rule in force (``plain``), where a
+# play is a set and the order changes only by a four (R15).
+
+
+def _coverable(
+    rank: int, size: int, revolution: bool, style: Style, others: int, widest: int
+) -> bool:
+    """Whether another seat could cover a set of ``size`` cards of ``rank``, the others holding
+    the cards ``others`` between them and the largest of their hands ``widest`` cards."""
+    if widest < size:
+        return False
+    jokers = (others & JOKER_MASK).bit_count()
+    if jokers >= size:
+        return True  # an all-joker set outranks every natural set of its size (R5)
+    if revolution:
+        first, step = (rank if style.equal_plays else rank - 1), -1
+        steps = first + 1
+    else:
+        first, step = (rank if style.equal_plays else rank + 1), 1
+        steps = NUM_RANKS - first
+    for index in range(steps):
+        count = NIBBLE_COUNT[(others >> ((first + index * step) << 2)) & 15]
+        if count and count + jokers >= size:
+            return True
+    return False
+
+
+def _holds(rank: int, size: int, revolution: bool, style: Style, others: int, widest: int) -> bool:
+    """A set that keeps the lead: it clears the trick (R14) or no one can cover it."""
+    if rank == clearing_rank(revolution) or (style.eight_stop and rank == RANK_8):
+        return True
+    return not _coverable(rank, size, revolution, style, others, widest)
+
+
+def _lead_line(hand: int, revolution: bool, style: Style, others: int, widest: int) -> int:
+    """The first play of a finishing line from the lead, or -1: sets that keep the lead, then the
+    last group. A set that keeps the lead can go first in any line (nothing else depends on it),
+    so only fours, which reverse the order, need a choice."""
+    flips = style.revolution_rule
+    groups = 0
+    unsafe = 0
+    fours = 0
+    held = -1
+    for rank in range(NUM_RANKS):
+        nibble = (hand >> (rank << 2)) & 15
+        if not nibble:
+            continue
+        groups += 1
+        size = NIBBLE_COUNT[nibble]
+        if flips and size == 4:
+            fours += 1
+        elif _holds(rank, size, revolution, style, others, widest):
+            if held < 0:
+                held = nibble << (rank << 2)
+        else:
+            unsafe += 1
+    if groups == 1:
+        return hand
+    if not fours and unsafe > 1:
+        return -1
+    if held >= 0:
+        return held if _lead_line(hand & ~held, revolution, style, others, widest) >= 0 else -1
+    for rank in range(NUM_RANKS):
+        if NIBBLE_COUNT[(hand >> (rank << 2)) & 15] == 4 and _holds(
+            rank, 4, revolution, style, others, widest
+        ):
+            four = 15 << (rank << 2)
+            if _lead_line(hand & ~four, not revolution, style, others, widest) >= 0:
+                return four
+    return -1
+
+
+def fast_finish(
+    hand: int, last_move: int | None, revolution: bool, style: Style, others: int, widest: int
+) -> int:
+    """The first play of a finishing line for a joker-free hand with straights off, or -1: sets
+    that keep the lead (clearing, or that no holding of ``others`` lets a hand of ``widest``
+    cards cover), ending with the last card."""
+    if last_move is None:
+        return _lead_line(hand, revolution, style, others, widest)
+    info = play_info(last_move)
+    if info.all_jokers:
+        return -1
+    size = info.size
+    old = info.rank
+    if revolution:
+        first, step = (old if style.equal_plays else old - 1), -1
+        steps = first + 1
+    else:
+        first, step = (old if style.equal_plays else old + 1), 1
+        steps = NUM_RANKS - first
+    for index in range(steps):
+        rank = first + index * step
+        shift = rank << 2
+        nibble = (hand >> shift) & 15
+        if NIBBLE_COUNT[nibble] < size:
+            continue
+        move = _take(nibble, size) << shift
+        if move == hand:
+            return move
+        if not _holds(rank, size, revolution, style, others, widest):
+            continue
+        after = revolution != (style.revolution_rule and size == 4)
+        if _lead_line(hand & ~move, after, style, others, widest) >= 0:
+            return move
+    return -1
+
+
+def fast_lowest_cover(hand: int, last_move: int, revolution: bool, style: Style) -> int:
+    """The weakest set of a joker-free hand that covers ``last_move`` (a set), or PASS."""
+    info = play_info(last_move)
+    if info.all_jokers or info.straight:
+        return PASS
+    size = info.size
+    old = info.rank
+    if revolution:
+        first, step = (old if style.equal_plays else old - 1), -1
+        steps = first + 1
+    else:
+        first, step = (old if style.equal_plays else old + 1), 1
+        steps = NUM_RANKS - first
+    for index in range(steps):
+        shift = (first + index * step) << 2
+        nibble = (hand >> shift) & 15
+        if NIBBLE_COUNT[nibble] >= size:
+            return _take(nibble, size) << shift
     return PASS
