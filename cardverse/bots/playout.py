@@ -9,21 +9,16 @@ A playout is worth the points of the place the searching seat reaches (R22).
 
 from __future__ import annotations
 
-import os
+from typing import Final
 
 from ..engine.cards import JOKER_MASK, card_count
-from ..engine.order import strength
-from ..engine.plays import DISCARD, PASS
+from ..engine.plays import DISCARD
 from ..engine.rounds import Round
 from . import policy
 from .endgame import sure_win
 
-FINISH_HAND = 10  # hand size from which a seat looks for a finishing line (as normal does)
-SURE_WIN_HAND = 6  # off the fast path, the general search only for hands this small
-
-_EXPERIMENT = os.environ.get("CARDVERSE_PLAYOUT_EXP", "finish")
-FINISH = "finish" in _EXPERIMENT
-STOP_ONE = "stop1" in _EXPERIMENT
+FINISH_HAND: Final = 10  # hand size from which a seat looks for a finishing line (as normal does)
+SURE_WIN_HAND: Final = 6  # off the fast path, the general search only for hands this small
 
 
 def play_out(
@@ -41,8 +36,10 @@ def play_out(
     else:
         round_.apply_unchecked(first)
     held = round_.hands
+    fast = style.fast_playouts
+    finish = style.plain
     while round_.turn >= 0 and held[me]:
-        move = next_move(round_, style)
+        move = _next_move(round_, style, fast, finish)
         if strict:
             round_.apply(move)
         else:
@@ -52,6 +49,12 @@ def play_out(
 
 def next_move(round_: Round, style: policy.Style) -> int:
     """The playout policy's action for the seat on turn."""
+    return _next_move(round_, style, style.fast_playouts, style.plain)
+
+
+def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: bool) -> int:
+    """:func:`next_move`, with the options it reads at every action taken out of ``style``
+    (``fast_rules``: the fast path is legal; ``finish``: look for finishing lines)."""
     seat = round_.turn
     held = round_.hands
     hand = held[seat]
@@ -63,8 +66,8 @@ def next_move(round_: Round, style: policy.Style) -> int:
             return policy.discard(hand, legal)
         return policy.give_back(hand, legal)
     players = round_.players
-    fast = style.fast_playouts and not hand & JOKER_MASK
-    if FINISH and style.plain and card_count(hand) <= FINISH_HAND:
+    fast = fast_rules and not hand & JOKER_MASK
+    if finish and card_count(hand) <= FINISH_HAND:
         others = 0
         widest = 0
         for other in range(players):
@@ -107,16 +110,8 @@ def next_move(round_: Round, style: policy.Style) -> int:
         return policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
     last_count = card_count(held[round_.last_seat])
     if fast:
-        move = policy.fast_follow(hand, last, reversed_order, style, last_count)
-        if move == PASS and STOP_ONE and last_count == 1:
-            move = policy.fast_lowest_cover(hand, last, reversed_order, style)
-        return move
+        return policy.fast_follow(hand, last, reversed_order, style, last_count)
     legal = round_.legal_moves()
     if len(legal) == 1:
         return legal[0]
-    move = policy.follow_play(hand, legal, reversed_order, style, last_count, last)
-    if move == PASS and STOP_ONE and last_count == 1:
-        plays = [m for m in legal if m != PASS]
-        if plays:
-            move = min(plays, key=lambda m: strength(m, reversed_order))
-    return move
+    return policy.follow_play(hand, legal, reversed_order, style, last_count, last)

@@ -516,9 +516,12 @@ def has_four(hand: int) -> bool:
     return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & FOUR_BITS)
 
 
-def _holds(rank: int, size: int, revolution: bool, style: Style, others: int, widest: int) -> bool:
-    """Whether a set of ``size`` cards of ``rank`` keeps the lead (see above)."""
-    if rank == clearing_rank(revolution) or (style.eight_stop and rank == RANK_8):
+def _holds(
+    rank: int, size: int, revolution: bool, eight: bool, equal: bool, others: int, widest: int
+) -> bool:
+    """Whether a set of ``size`` cards of ``rank`` keeps the lead (see above); ``eight`` and
+    ``equal`` are the eight_stop and equal_plays options."""
+    if rank == clearing_rank(revolution) or (eight and rank == RANK_8):
         return True
     if widest < size:
         return True
@@ -526,10 +529,10 @@ def _holds(rank: int, size: int, revolution: bool, style: Style, others: int, wi
     if jokers >= size:
         return False  # an all-joker set outranks every natural set of its size (R5)
     if revolution:
-        first, step = (rank if style.equal_plays else rank - 1), -1
+        first, step = (rank if equal else rank - 1), -1
         steps = first + 1
     else:
-        first, step = (rank if style.equal_plays else rank + 1), 1
+        first, step = (rank if equal else rank + 1), 1
         steps = NUM_RANKS - first
     for index in range(steps):
         count = NIBBLE_COUNT[(others >> ((first + index * step) << 2)) & 15]
@@ -538,10 +541,12 @@ def _holds(rank: int, size: int, revolution: bool, style: Style, others: int, wi
     return True
 
 
-def _lead_line(hand: int, revolution: bool, style: Style, others: int, widest: int) -> int:
+def _lead_line(
+    hand: int, revolution: bool, eight: bool, equal: bool, flips: bool, others: int, widest: int
+) -> int:
     """The first play of a finishing line from the lead, or -1. Groups are judged weakest first,
     so that a hand without a line is told after its two weakest groups, as a rule."""
-    fours = style.revolution_rule and has_four(hand)
+    fours = flips and has_four(hand)
     groups = 0
     unsafe = 0
     held = -1
@@ -554,7 +559,7 @@ def _lead_line(hand: int, revolution: bool, style: Style, others: int, widest: i
         size = NIBBLE_COUNT[nibble]
         if fours and size == 4:
             continue
-        if _holds(rank, size, revolution, style, others, widest):
+        if _holds(rank, size, revolution, eight, equal, others, widest):
             if held < 0:
                 held = nibble << (rank << 2)
         else:
@@ -566,13 +571,17 @@ def _lead_line(hand: int, revolution: bool, style: Style, others: int, widest: i
     if not fours:
         return held
     if held >= 0:
-        return held if _lead_line(hand & ~held, revolution, style, others, widest) >= 0 else -1
+        return (
+            held
+            if _lead_line(hand & ~held, revolution, eight, equal, flips, others, widest) >= 0
+            else -1
+        )
     for rank in range(NUM_RANKS):
         if NIBBLE_COUNT[(hand >> (rank << 2)) & 15] == 4 and _holds(
-            rank, 4, revolution, style, others, widest
+            rank, 4, revolution, eight, equal, others, widest
         ):
             four = 15 << (rank << 2)
-            if _lead_line(hand & ~four, not revolution, style, others, widest) >= 0:
+            if _lead_line(hand & ~four, not revolution, eight, equal, flips, others, widest) >= 0:
                 return four
     return -1
 
@@ -582,14 +591,16 @@ def fast_finish(
 ) -> int:
     """The first play of a finishing line for a joker-free hand with straights off, or -1: sets
     that keep the lead, ending with the last card (see above)."""
+    eight = style.eight_stop
+    equal = style.equal_plays
+    flips = style.revolution_rule
     if last_move is None:
-        return _lead_line(hand, revolution, style, others, widest)
+        return _lead_line(hand, revolution, eight, equal, flips, others, widest)
     info = play_info(last_move)
     if info.all_jokers:
         return -1
     size = info.size
     old = info.rank
-    flips = style.revolution_rule
     fours = flips and has_four(hand)
     # The hand's groups (weakest first): how many, how many do not keep the lead.
     groups = 0
@@ -600,16 +611,16 @@ def fast_finish(
         if count:
             groups += 1
             if not (fours and count == 4) and not _holds(
-                rank, count, revolution, style, others, widest
+                rank, count, revolution, eight, equal, others, widest
             ):
                 unsafe += 1
                 if unsafe > 2 and not fours:
                     return -1  # one cover takes at most one group that does not keep the lead
     if revolution:
-        first, step = (old if style.equal_plays else old - 1), -1
+        first, step = (old if equal else old - 1), -1
         steps = first + 1
     else:
-        first, step = (old if style.equal_plays else old + 1), 1
+        first, step = (old if equal else old + 1), 1
         steps = NUM_RANKS - first
     for index in range(steps):
         rank = first + index * step
@@ -621,39 +632,22 @@ def fast_finish(
         move = _take(nibble, size) << shift
         if move == hand:
             return move
-        if not _holds(rank, size, revolution, style, others, widest):
+        if not _holds(rank, size, revolution, eight, equal, others, widest):
             continue
         if fours:
             after = revolution != (flips and size == 4)
-            if _lead_line(hand & ~move, after, style, others, widest) >= 0:
+            if _lead_line(hand & ~move, after, eight, equal, flips, others, widest) >= 0:
                 return move
             continue
         # No four: the order stays, so the rest's groups are judged as the hand's were.
         rest_groups = groups - (1 if count == size else 0)
-        rest_unsafe = unsafe - (0 if _holds(rank, count, revolution, style, others, widest) else 1)
-        if count > size and not _holds(rank, count - size, revolution, style, others, widest):
+        rest_unsafe = unsafe - (
+            0 if _holds(rank, count, revolution, eight, equal, others, widest) else 1
+        )
+        if count > size and not _holds(
+            rank, count - size, revolution, eight, equal, others, widest
+        ):
             rest_unsafe += 1
         if rest_groups <= 1 or rest_unsafe <= 1:
             return move
     return -1
-
-
-def fast_lowest_cover(hand: int, last_move: int, revolution: bool, style: Style) -> int:
-    """The weakest set of a joker-free hand that covers ``last_move`` (a set), or PASS."""
-    info = play_info(last_move)
-    if info.all_jokers or info.straight:
-        return PASS
-    size = info.size
-    old = info.rank
-    if revolution:
-        first, step = (old if style.equal_plays else old - 1), -1
-        steps = first + 1
-    else:
-        first, step = (old if style.equal_plays else old + 1), 1
-        steps = NUM_RANKS - first
-    for index in range(steps):
-        shift = (first + index * step) << 2
-        nibble = (hand >> shift) & 15
-        if NIBBLE_COUNT[nibble] >= size:
-            return _take(nibble, size) << shift
-    return PASS
