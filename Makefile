@@ -37,7 +37,7 @@ typecheck: $(STAMP)
 unit: $(COMPILED)
 	bash scripts/ensure-chromium.sh
 	bash scripts/ensure-services.sh
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck unit
 

@@ -6,13 +6,19 @@ Starts its own PostgreSQL and redis-server (as the tests do, tests/server/servic
 1. throughput: :mod:`bench.server_bench` (simulated people in this process, the server in its
    own) for each of 1 and 2 worker processes, 250 and 1,000 tables, with no think time and
    with 1 s: actions/s, p50/p99 latency; the ratio of 2 processes to 1;
-2. failover: three server processes, one table of four people spread over them, the owner
+2. open loop, the target as stated ("at the same p99"): ``server_bench --open-loop`` with 1 and
+   2 processes (``--open-tables`` tables, 500 by default): actions fall due at stepped offered
+   rates, and each step's p99 counts from when an action fell due; the highest rate carried
+   with its p99 within ``--p99-bound`` (100 ms), the ratio of 2 processes to 1, and the CPU
+   per action of the server, PostgreSQL and Redis at that rate;
+3. failover: three server processes, one table of four people spread over them, the owner
    SIGKILLed at ``--kills`` random moments (20 by default): acknowledged actions lost (must be
    0) and the time from each kill to the next accepted action.
 
 Results go to ``bench/results/cluster.json``.
 
     .venv/bin/python -m bench.cluster_bench --duration 15 --kills 20
+    .venv/bin/python -m bench.cluster_bench --skip-throughput --kills 0   # the open loop only
 """
 
 from __future__ import annotations
@@ -73,6 +79,75 @@ def throughput(args: argparse.Namespace, pg: Any, redis_url: str) -> list[dict[s
                 runs.append(result)
                 flush_redis(redis_url)
     return runs
+
+
+def open_loop(args: argparse.Namespace, pg: Any, redis_server: Any) -> dict[str, Any]:
+    """The target as stated: the highest rate each of 1 and 2 processes carries with its p99
+    within ``--p99-bound`` (open loop: actions fall due at stepped offered rates, and their
+    latency counts from when they fell due), and the ratio of the two."""
+    from bench import server_bench
+
+    infra = [
+        "--infra-pid",
+        f"postgresql={(pg.data / 'postmaster.pid').read_text().split()[0]}",
+        "--infra-pid",
+        f"redis={redis_server.proc.pid}",
+    ]
+    runs: list[dict[str, Any]] = []
+    for workers in (1, 2):
+        dsn = pg.new_database(f"bench_open_{workers}")
+        out = Path(tempfile.mkstemp(suffix=".json")[1])
+        failed = _run_one(
+            server_bench,
+            [
+                "--open-loop",
+                "--tables",
+                str(args.open_tables),
+                "--p99-bound",
+                str(args.p99_bound),
+                "--step",
+                str(args.step),
+                "--workers",
+                str(workers),
+                "--database",
+                dsn,
+                "--redis",
+                redis_server.url,
+                "--out",
+                str(out),
+                *infra,
+            ],
+        )
+        result = {"workers": workers, "failed": failed} if failed else json.loads(out.read_text())
+        out.unlink()
+        runs.append(result)
+        flush_redis(redis_server.url)
+    summary: dict[str, Any] = {"p99_bound_ms": args.p99_bound, "tables": args.open_tables}
+    if not any("failed" in run for run in runs):
+        one, two = runs
+        summary["sustained_actions_per_s"] = [
+            one["sustained_actions_per_s"],
+            two["sustained_actions_per_s"],
+        ]
+        summary["ratio"] = round(
+            two["sustained_actions_per_s"] / max(1.0, one["sustained_actions_per_s"]), 2
+        )
+        summary["ratio_by_p99_bound"] = {
+            bound: round(rate / max(1.0, one["sustained_by_p99_bound"][bound]), 2)
+            for bound, rate in two["sustained_by_p99_bound"].items()
+        }
+        summary["cpu_ms_per_action_at_sustained"] = [
+            {
+                key: run["at_the_sustained_rate"][key]
+                for key in run["at_the_sustained_rate"]
+                if key.endswith("_cpu_ms_per_action")
+            }
+            if run["at_the_sustained_rate"]
+            else None
+            for run in runs
+        ]
+    summary["runs"] = runs
+    return summary
 
 
 def _run_one(server_bench: Any, argv: list[str]) -> str | None:
@@ -152,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=15.0, help="seconds measured a run")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-throughput", action="store_true", help="no closed-loop runs")
+    parser.add_argument("--skip-open-loop", action="store_true")
+    parser.add_argument("--open-tables", type=int, default=500, help="open loop: tables")
+    parser.add_argument("--p99-bound", type=float, default=100.0, help="open loop: p99, ms")
+    parser.add_argument("--step", type=float, default=5.0, help="open loop: seconds a step")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     from services import Postgres, Redis
@@ -178,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                     }
                 )
             result["two_processes_vs_one"] = ratios
+        if not args.skip_open_loop:
+            result["open_loop"] = open_loop(args, pg, redis_server)
         if args.kills:
             result["failover"] = failover(args, pg, redis_server.url)
     finally:
@@ -185,7 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         pg.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: v for k, v in result.items() if k != "runs"}, indent=2))
+    shown = {k: v for k, v in result.items() if k != "runs"}
+    if "open_loop" in shown:
+        shown["open_loop"] = {k: v for k, v in shown["open_loop"].items() if k != "runs"}
+    print(json.dumps(shown, indent=2))
     return 0
 
 

@@ -17,6 +17,14 @@ time:
 - the server's memory per table (resident memory after the tables are open and playing, minus
   before, divided by N) and its CPU use.
 
+With ``--open-loop`` the people no longer act as fast as they can: actions fall due at an
+offered rate (Poisson arrivals), each taken by a table whose seat on turn is ready (the longest
+waiting first), and latency counts from when the action fell due (so a server that falls behind
+shows it, instead of slowing its clients down). The rate goes up by ``--factor`` a step until
+a step misses ``--p99-bound``, then ``--refine`` bisections; the result is the highest rate
+carried with its p99 within the bound, with each step's figures (and, with ``--infra-pid``,
+the CPU per action of other processes such as PostgreSQL and Redis).
+
 The figures are printed and written to ``bench/results/server.json``.
 
     .venv/bin/python -m bench.server_bench --tables 250 --duration 30
@@ -37,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -98,75 +107,108 @@ class Bench:
         self.frames = 0  # WebSocket frames the simulated people received while measuring
         self.bytes = 0  # ... and their bytes
         self.gaps = 0  # changes that did not follow the state a seat held (must stay 0)
+        self.reconnects = 0  # sockets closed with 1012/1013 that came back with their token
+        # Open loop (--open-loop): actions fall due at the offered rate, whatever the server
+        # does; each goes to a table whose seat on turn is ready (the longest waiting first),
+        # and its latency counts from when it fell due (time spent waiting for a ready table
+        # included: no coordinated omission).
+        self.rate = 0.0  # offered actions per second (0: none fall due)
+        self.waiting_seats: deque[asyncio.Future[float]] = deque()  # ready, waiting for a due
+        self.overdue: deque[float] = deque()  # fell due while no seat was ready
+        self.service_times: list[float] = []  # from sending (not from falling due)
 
     async def seat(self, table_id: str, join: dict[str, Any], rng: random.Random) -> None:
+        """One simulated person; it comes back with its seat token when the server closes its
+        socket with 1012 or 1013 (the table moved to another process; try again)."""
         args = self.args
-        async with websockets.connect(
-            f"{self.ws}/ws/{table_id}", compression=None, max_size=1 << 22, ping_interval=None
-        ) as ws:
-            await ws.send(json.dumps({"type": "join", **join}))
-            seq = 0
-            my_seat = -1
-            acted_v = -1
-            host = "token" in join
-            started = False
-            loads = json.loads
-            v_seen = -1
-            turn: int | None = None
-            legal: list[dict[str, Any]] = []
-            async for text in ws:
-                if self.measuring:
-                    self.frames += 1
-                    self.bytes += len(text.encode())
-                message = loads(text)
-                kind = message["type"]
-                if kind in ("state", "change"):
-                    # A simulated person keeps what it needs of its view: the version, whose
-                    # turn it is and its legal moves (a change names only what changed).
-                    view = message["view"]
-                    if kind == "change" and message["from"] != v_seen:
-                        self.gaps += 1
-                    v = v_seen = message["v"]
-                    if "turn" in view:
-                        turn = view["turn"]
-                    if "legal_moves" in view:
-                        legal = view["legal_moves"]
-                    self._received(table_id, v)
-                    if self.stopping or not legal or turn != my_seat or v <= acted_v:
-                        continue
-                    acted_v = v
-                    if args.think > 0:
-                        await asyncio.sleep(rng.expovariate(1000.0 / args.think))
-                    move = dict(rng.choice(legal))
-                    action = move.pop("action")
-                    seq += 1
-                    self.sent += 1
-                    self.pending[(table_id, v + 1)] = [time.perf_counter(), 4]
-                    await ws.send(json.dumps({"type": action, "seq": seq, **move}))
-                    continue
-                message = loads(text)
-                kind = message["type"]
-                if kind == "welcome":
-                    my_seat = message["seat"]
-                    seq = max(seq, message["last_seq"])
-                    self.ready += 1
-                    continue
-                if kind == "error" or (kind == "ack" and message["duplicate"]):
-                    self.errors += 1
-                    continue
-                if kind == "table" and host and my_seat >= 0:
-                    full = all(s["kind"] != "empty" for s in message["seats"])
-                    if message["phase"] == "lobby" and full and not started:
-                        started = True
-                        await self.go.wait()  # every table starts at once
-                        seq += 1
-                        await ws.send(json.dumps({"type": "start", "seq": seq}))
-                    elif message["phase"] == "over" and not self.stopping:
-                        seq += 1
-                        self.games += 1
-                        await ws.send(json.dumps({"type": "rematch", "seq": seq}))
-                    continue
-            # the server closed: the run is over
+        seq = 0
+        my_seat = -1
+        acted_v = -1
+        host = "token" in join
+        started = False
+        loads = json.loads
+        while True:
+            try:
+                async with websockets.connect(
+                    f"{self.ws}/ws/{table_id}",
+                    compression=None,
+                    max_size=1 << 22,
+                    ping_interval=None,
+                ) as ws:
+                    await ws.send(json.dumps({"type": "join", **join}))
+                    v_seen = -1
+                    turn: int | None = None
+                    legal: list[dict[str, Any]] = []
+                    async for text in ws:
+                        if self.measuring:
+                            self.frames += 1
+                            self.bytes += len(text.encode())
+                        message = loads(text)
+                        kind = message["type"]
+                        if kind in ("state", "change"):
+                            # A simulated person keeps what it needs of its view: the version, whose
+                            # turn it is and its legal moves (a change names only what changed).
+                            view = message["view"]
+                            if kind == "change" and message["from"] != v_seen:
+                                self.gaps += 1
+                            v = v_seen = message["v"]
+                            if "turn" in view:
+                                turn = view["turn"]
+                            if "legal_moves" in view:
+                                legal = view["legal_moves"]
+                            self._received(table_id, v)
+                            if self.stopping or not legal or turn != my_seat or v <= acted_v:
+                                continue
+                            acted_v = v
+                            due = None
+                            if args.open_loop:
+                                due = await self._due()
+                                if self.stopping:
+                                    continue
+                            elif args.think > 0:
+                                await asyncio.sleep(rng.expovariate(1000.0 / args.think))
+                            move = dict(rng.choice(legal))
+                            action = move.pop("action")
+                            seq += 1
+                            self.sent += 1
+                            sent = time.perf_counter()
+                            self.pending[(table_id, v + 1)] = [
+                                sent if due is None else due,
+                                4,
+                                sent,
+                            ]
+                            await ws.send(json.dumps({"type": action, "seq": seq, **move}))
+                            continue
+                        message = loads(text)
+                        kind = message["type"]
+                        if kind == "welcome":
+                            my_seat = message["seat"]
+                            if "token" in message:  # the seat's token: for coming back
+                                join = {"token": message["token"]}
+                            seq = max(seq, message["last_seq"])
+                            self.ready += 1
+                            continue
+                        if kind == "error" or (kind == "ack" and message["duplicate"]):
+                            self.errors += 1
+                            continue
+                        if kind == "table" and host and my_seat >= 0:
+                            full = all(s["kind"] != "empty" for s in message["seats"])
+                            if message["phase"] == "lobby" and full and not started:
+                                started = True
+                                await self.go.wait()  # every table starts at once
+                                seq += 1
+                                await ws.send(json.dumps({"type": "start", "seq": seq}))
+                            elif message["phase"] == "over" and not self.stopping:
+                                seq += 1
+                                self.games += 1
+                                await ws.send(json.dumps({"type": "rematch", "seq": seq}))
+                            continue
+                return  # the server closed normally: the run is over
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                if self.stopping or code not in (1012, 1013):
+                    return
+                self.reconnects += 1
 
     def _received(self, table_id: str, v: int) -> None:
         entry = self.pending.get((table_id, v))
@@ -175,8 +217,42 @@ class Bench:
             if entry[1] == 0:
                 del self.pending[(table_id, v)]
                 if self.measuring:
-                    self.latencies.append(time.perf_counter() - entry[0])
+                    now = time.perf_counter()
+                    self.latencies.append(now - entry[0])
+                    self.service_times.append(now - entry[2])
                     self.actions += 1
+
+    async def _due(self) -> float:
+        """Open loop: wait until an action falls due for this seat; returns when it fell due."""
+        if self.overdue:
+            return self.overdue.popleft()
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting_seats.append(future)
+        return await future
+
+    async def _offer(self) -> None:
+        """Open loop: actions fall due at ``self.rate`` a second (Poisson arrivals)."""
+        rng = random.Random(self.args.seed)
+        next_due = time.perf_counter()
+        while not self.stopping:
+            if self.rate <= 0:
+                await asyncio.sleep(0.02)
+                next_due = time.perf_counter()
+                continue
+            now = time.perf_counter()
+            while next_due <= now:
+                self._fall_due(next_due)
+                next_due += rng.expovariate(self.rate)
+            await asyncio.sleep(max(0.0, next_due - time.perf_counter()))
+
+    def _fall_due(self, due: float) -> None:
+        while self.waiting_seats:
+            future = self.waiting_seats.popleft()
+            if not future.done():
+                future.set_result(due)
+                return
+        if len(self.overdue) < 1_000_000:
+            self.overdue.append(due)
 
     async def table(self, client: httpx.AsyncClient, index: int) -> list[asyncio.Task[None]]:
         response = await client.post(
@@ -218,6 +294,12 @@ class Bench:
         await asyncio.sleep(args.idle)
         idle_rate = (_cpu_seconds(server_pid) - idle0) / (time.perf_counter() - idle_started)
         self.go.set()
+        if args.open_loop:
+            result = await self.stepped(server_pid, setup, rss_before)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            return result
         await asyncio.sleep(args.warmup)
         rss_playing = _rss_kib(server_pid)
         cpu0 = _cpu_seconds(server_pid)
@@ -279,7 +361,153 @@ class Bench:
             "games_finished": self.games,
             "actions_sent_in_all": self.sent,
             "errors": self.errors,
+            "reconnects": self.reconnects,
         }
+
+    async def step(self, rate: float, server_pid: int, infra: dict[str, int]) -> dict[str, Any]:
+        """Offer ``rate`` actions/s: settle, then measure for ``--step`` seconds."""
+        args = self.args
+        self.rate = 0.0  # let what is on its way finish, forget what fell due before
+        drained = time.monotonic() + 10
+        recent = time.perf_counter() - 3.0  # older entries may never complete (a game's end)
+        while time.monotonic() < drained and any(e[2] > recent for e in self.pending.values()):
+            await asyncio.sleep(0.02)
+        self.overdue.clear()
+        self.rate = rate
+        await asyncio.sleep(args.settle)
+        self.latencies, self.service_times, self.actions = [], [], 0
+        sent0 = self.sent
+        lag0 = await self._loop_lag()
+        cpu0 = _cpu_seconds(server_pid)
+        infra0 = {name: _cpu_seconds(pid) for name, pid in infra.items()}
+        own0 = sum(os.times()[:2])
+        errors0 = self.errors
+        self.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(args.step)
+        self.measuring = False
+        elapsed = time.perf_counter() - started
+        cpu = _cpu_seconds(server_pid) - cpu0
+        sent = self.sent - sent0
+        own = sum(os.times()[:2]) - own0
+        lag = await self._loop_lag()
+        actions = max(1, self.actions)
+        lat = sorted(self.latencies)
+        service = sorted(self.service_times)
+        return {
+            "offered_per_s": round(rate, 1),
+            "actions_per_s": round(sent / elapsed, 1),  # carried: sent as they fell due
+            "completed_per_s": round(self.actions / elapsed, 1),  # all four seats told
+            "p50_ms": _pct(lat, 0.5),
+            "p99_ms": _pct(lat, 0.99),
+            "service_p99_ms": _pct(service, 0.99),
+            "overdue_at_end": len(self.overdue),
+            "server_cpu_percent": round(100 * cpu / elapsed, 1),
+            "server_cpu_ms_per_action": round(1000 * cpu / actions, 3),
+            **{
+                f"{name}_cpu_ms_per_action": round(
+                    1000 * (_cpu_seconds(pid) - infra0[name]) / actions, 3
+                )
+                for name, pid in infra.items()
+            },
+            "clients_cpu_ms_per_action": round(1000 * own / actions, 3),
+            "errors": self.errors - errors0,
+            # one process's count: with several, each answer may come from another
+            "loop_lags_over_50ms": lag - lag0 if args.workers <= 1 else None,
+        }
+
+    async def _loop_lag(self) -> int:
+        """The server's count of event-loop delays over 50 ms (one process's, when several
+        answer on the port)."""
+        try:
+            async with httpx.AsyncClient(timeout=5) as client:
+                answer = await client.get(f"{self.http}/api/operator")
+                return int(answer.json()["loop_lag_ms"]["over_50ms"])
+        except Exception:
+            return 0
+
+    def sustained(self, step: dict[str, Any], bound: float | None = None) -> bool:
+        """The step's offered rate was carried with its p99 within the bound."""
+        return (
+            step["actions_per_s"] >= 0.9 * step["offered_per_s"]
+            and step["overdue_at_end"] <= max(10.0, 0.05 * step["offered_per_s"])
+            and step["p99_ms"] <= (self.args.p99_bound if bound is None else bound)
+            and not step["errors"]
+        )
+
+    async def stepped(self, server_pid: int, setup: float, rss_before: int) -> dict[str, Any]:
+        """Open loop at stepped offered rates: up by ``--factor`` until a step misses the
+        bound, then ``--refine`` bisections between the best step and the first missed."""
+        args = self.args
+        infra = dict(_named_pids(args.infra_pid))
+        offer = asyncio.get_running_loop().create_task(self._offer())
+        steps: list[dict[str, Any]] = []
+        good: float | None = None
+        bad: float | None = None
+        rate = args.start_rate
+        try:
+            await asyncio.sleep(args.warmup)
+            while bad is None and rate <= args.max_rate:
+                steps.append(await self.step(rate, server_pid, infra))
+                if self.sustained(steps[-1]):
+                    good, rate = rate, rate * args.factor
+                else:
+                    bad = rate
+            for _ in range(args.refine if bad is not None else 0):
+                rate = ((good or 0.0) + bad) / 2  # type: ignore[operator]
+                steps.append(await self.step(rate, server_pid, infra))
+                if self.sustained(steps[-1]):
+                    good = rate
+                else:
+                    bad = rate
+        finally:
+            self.rate = 0.0
+            self.stopping = True
+            offer.cancel()
+            for future in self.waiting_seats:
+                future.cancel()
+        best = max(
+            (s for s in steps if self.sustained(s)), key=lambda s: s["actions_per_s"], default=None
+        )
+        return {
+            "mode": "open-loop",
+            "workers": args.workers,
+            "store": "postgresql" if args.database else "sqlite",
+            "tables": args.tables,
+            "websockets": 4 * args.tables,
+            "p99_bound_ms": args.p99_bound,
+            "sustained_actions_per_s": best["actions_per_s"] if best else 0.0,
+            "at_the_sustained_rate": best,
+            "first_missed_offered_per_s": bad,
+            # the same steps against other bounds (the steps were chosen for --p99-bound)
+            "sustained_by_p99_bound": {
+                str(round(bound)): max(
+                    (s["actions_per_s"] for s in steps if self.sustained(s, bound)), default=0.0
+                )
+                for bound in sorted({50.0, 100.0, 250.0, args.p99_bound})
+            },
+            "steps": steps,
+            "setup_s": round(setup, 1),
+            "memory_per_table_kib": round((_rss_kib(server_pid) - rss_before) / args.tables, 1),
+            "gaps": self.gaps,
+            "reconnects": self.reconnects,
+        }
+
+
+def _pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile of sorted seconds, in ms (NaN when there are none)."""
+    if not values:
+        return float("nan")
+    return round(values[min(len(values) - 1, int(p * len(values)))] * 1000.0, 2)
+
+
+def _named_pids(given: list[str] | None) -> list[tuple[str, int]]:
+    """``name=pid`` pairs: other processes (and their children) whose CPU is counted too."""
+    pairs = []
+    for item in given or []:
+        name, _, pid = item.partition("=")
+        pairs.append((name, int(pid)))
+    return pairs
 
 
 async def _main(args: argparse.Namespace, http: str, ws: str, pid: int) -> dict[str, Any]:
@@ -316,6 +544,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", help="postgresql://... for the server's event log")
     parser.add_argument("--redis", help="redis://... for several processes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
+    parser.add_argument(
+        "--open-loop",
+        action="store_true",
+        help="offer actions at stepped rates; report the highest carried within --p99-bound",
+    )
+    parser.add_argument("--p99-bound", type=float, default=100.0, help="open loop: p99, ms")
+    parser.add_argument("--start-rate", type=float, default=250.0, help="open loop: actions/s")
+    parser.add_argument("--max-rate", type=float, default=20000.0, help="open loop: actions/s")
+    parser.add_argument("--factor", type=float, default=1.5, help="open loop: rate step factor")
+    parser.add_argument("--refine", type=int, default=3, help="open loop: bisection steps")
+    parser.add_argument("--step", type=float, default=5.0, help="open loop: seconds measured")
+    parser.add_argument("--settle", type=float, default=2.0, help="open loop: seconds first")
+    parser.add_argument("--seed", type=int, default=15, help="open loop: the arrivals' seed")
+    parser.add_argument(
+        "--infra-pid",
+        action="append",
+        metavar="NAME=PID",
+        help="open loop: another process (and its children) whose CPU per action is counted",
+    )
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -362,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
                 "100000",
                 "--log-level",
                 "warning",
+                "--operator-addresses",
+                "127.0.0.1",
                 *(["--workers", str(args.workers)] if args.workers > 1 else []),
                 *(["--database", args.database] if args.database else []),
                 *(["--redis", args.redis] if args.redis else []),

@@ -34,17 +34,8 @@ from typing import Any
 
 import httpx
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from cardverse.web.headless import CHROMIUM, launch
+
 SIZES = {"360x640": (360, 640), "1280x800": (1280, 800)}
 FIRST_CARD = """new MutationObserver((_, observer) => {
   const card = document.querySelector('#hand .hand-card');
@@ -80,7 +71,7 @@ def measure(base: str, runs: int) -> dict[str, Any]:
     )
     out: dict[str, Any] = {}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(playwright)
         setup = browser.new_context()
         setup.add_init_script(seat)
         page = setup.new_page()

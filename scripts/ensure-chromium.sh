@@ -5,25 +5,18 @@
 # the screenshots, and the reactions of the table page (issue 10) a colour emoji font
 # (fonts-noto-color-emoji).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 missing=()
 if [ ! -x /usr/bin/chromium ]; then
   missing+=(chromium fonts-dejavu-core)
 fi
-if ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "install ok installed"; then
-  missing+=(fonts-noto-cjk)
-fi
-if ! dpkg-query -W -f='${Status}' fonts-noto-color-emoji 2>/dev/null | grep -q "install ok installed"; then
-  missing+=(fonts-noto-color-emoji)
-fi
+for font in fonts-noto-cjk fonts-noto-color-emoji; do
+  if ! deb_installed "$font"; then
+    missing+=("$font")
+  fi
+done
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
-if [ "$(id -u)" -ne 0 ]; then
-  SUDO=sudo
-else
-  SUDO=
-fi
-echo "ensure-chromium: installing from Debian: ${missing[*]}" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+apt_install ensure-chromium "${missing[@]}"
 test -x /usr/bin/chromium

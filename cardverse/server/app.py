@@ -46,7 +46,7 @@ from . import protocol as P
 from .cluster import CLOSE_TRY_AGAIN
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
-from .store import StoreUnavailable
+from .store import HeldMessages, StoreUnavailable
 from .tables import Settings, Table, TableService
 from .viewfilter import render
 from .wire import Synced
@@ -104,7 +104,7 @@ class WsConnection:
         self.send_timeout = settings.send_timeout
         self.outbox: deque[str | tuple[int, str]] = deque()
         self.queued = 0  # bytes (characters) in the outbox
-        self._held: list[str | tuple[int, str]] = []  # waiting for the store's commit
+        self._held = HeldMessages(self.store, self._release)  # waiting for the store's commit
         self._wakeup: asyncio.Future[None] | None = None
         self.closing = False
         self.aborted = False
@@ -114,15 +114,10 @@ class WsConnection:
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def _put(self, item: str | tuple[int, str]) -> None:
-        if self.store.pending:
-            if not self._held:
-                self.store.after_commit(self._release)
-            self._held.append(item)
-            return
-        self._enqueue(item)
+        if not self._held.hold(item):
+            self._enqueue(item)
 
-    def _release(self) -> None:
-        held, self._held = self._held, []
+    def _release(self, held: list[str | tuple[int, str]]) -> None:
         for item in held:
             self._enqueue(item)
 

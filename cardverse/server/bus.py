@@ -14,7 +14,10 @@ sequence numbers make a resend harmless). Streams would keep and trim a copy of 
 nothing, and cost a round trip more per read. PUBLISH also says how many subscribers got a
 message: 0 tells at once that the node is gone (its connection to Redis closed).
 
-Order: one sender task publishes the envelopes in the order they were posted, pipelined.
+Order and batching: the envelopes posted to one node during one event-loop turn are published
+as one message at the end of the turn (``{"op": "many", "items": [...]}`` when there are
+several), so a busy node makes one PUBLISH per turn and node rather than one per client
+message; one sender task publishes them in the order they were posted, pipelined.
 """
 
 from __future__ import annotations
@@ -41,7 +44,9 @@ class Bus:
         self.redis = redis
         self.node = node
         self.handler = handler
-        self._outgoing: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] = asyncio.Queue()
+        self._outgoing: asyncio.Queue[tuple[str, str, list[asyncio.Future[int]]]] = asyncio.Queue()
+        # this turn's envelopes and their futures, by node (published at the end of the turn)
+        self._turn: dict[str, tuple[list[dict[str, Any]], list[asyncio.Future[int]]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.connected = asyncio.Event()  # subscribed to our channel
@@ -66,10 +71,24 @@ class Bus:
                 await task
 
     def post(self, node: str, envelope: dict[str, Any]) -> asyncio.Future[int]:
-        """Send an envelope to a node (in order); the future gets how many received it."""
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._outgoing.put_nowait((self.channel(node), json.dumps(envelope), future))
+        """Send an envelope to a node (in order, at the end of this loop turn, with the others
+        of the turn to that node); the future gets how many received it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        queued = self._turn.get(node)
+        if queued is None:
+            if not self._turn:
+                loop.call_soon(self._end_of_turn)
+            queued = self._turn[node] = ([], [])
+        queued[0].append(envelope)
+        queued[1].append(future)
         return future
+
+    def _end_of_turn(self) -> None:
+        turn, self._turn = self._turn, {}
+        for node, (envelopes, futures) in turn.items():
+            body = envelopes[0] if len(envelopes) == 1 else {"op": "many", "items": envelopes}
+            self._outgoing.put_nowait((self.channel(node), json.dumps(body), futures))
 
     async def ask(self, node: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to a node and wait for its ``reply``."""
@@ -107,11 +126,12 @@ class Bus:
                     if self._outgoing.qsize() > 100_000:  # pragma: no cover - long outage
                         counts = [0] * len(batch)
                         break
-            for (_, _, future), count in zip(batch, counts, strict=True):
+            for (_, _, futures), count in zip(batch, counts, strict=True):
                 self.published += 1
                 self.unheard += not count
-                if future is not None and not future.done():
-                    future.set_result(int(count))
+                for future in futures:
+                    if not future.done():
+                        future.set_result(int(count))
 
     async def _listen(self) -> None:
         first = True
@@ -147,6 +167,14 @@ class Bus:
         except ValueError:
             log.error("an envelope that is not JSON was dropped")
             return
+        if envelope.get("op") == "many":
+            for item in envelope.get("items") or ():
+                if isinstance(item, dict):
+                    await self._handle(item)
+            return
+        await self._handle(envelope)
+
+    async def _handle(self, envelope: dict[str, Any]) -> None:
         if envelope.get("op") == "reply":
             future = self._replies.get(envelope.get("rid", ""))
             if future is not None and not future.done():

@@ -8,6 +8,7 @@ Registered with :func:`cardverse.cli.register_command` when this module is impor
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import socket
 from pathlib import Path
@@ -53,6 +54,22 @@ def _positive(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError("give a number above 0")
     return value
+
+
+def tune_garbage_collector() -> None:
+    """Keep the cyclic garbage collector from stalling the event loop.
+
+    With a few hundred tables a server holds a few hundred thousand objects the collector
+    tracks (most of them each WebSocket's coroutines), and CPython's default thresholds run a
+    full collection every few seconds under play, each scanning all of them: 60 to 100 ms of
+    CPU with 300 tables, every connection waiting meanwhile. What the server holds once it is
+    up (modules, the app) is frozen out of every collection, and the youngest generation is
+    collected after 20,000 new objects instead of 700, so that the short-lived objects of a
+    move die before a collection and are never promoted: full collections become rare (once
+    each 8 million objects more made than freed) and the young ones take a few milliseconds."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 
 def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
@@ -149,6 +166,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
 
     def run_one() -> None:
         app = create_app(settings=settings)
+        tune_garbage_collector()
         config = uvicorn_config(app, limits, log_level=args.log_level, access_log=args.access_log)
         uvicorn.Server(config).run(sockets=[sock])
 

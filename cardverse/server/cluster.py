@@ -36,7 +36,7 @@ from . import protocol as P
 from .bus import Bus
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
-from .store import StoreError
+from .store import HeldMessages, StoreError
 from .viewfilter import render
 from .wire import Synced
 
@@ -66,7 +66,7 @@ class ProxyConn:
         self.watch_only = watch_only
         self.synced: Synced | None = None  # what its client holds of the game (see wire)
         self.closed = False
-        self._held: list[str | tuple[int, str]] = []
+        self._held = HeldMessages(cluster.service.store, self._release)
 
     def send(self, text: str) -> None:
         if not self.closed:
@@ -78,16 +78,10 @@ class ProxyConn:
             self.closed = True
 
     def _put(self, item: str | tuple[int, str]) -> None:
-        store = self.cluster.service.store
-        if store.pending:
-            if not self._held:
-                store.after_commit(self._release)
-            self._held.append(item)
-            return
-        self._queue(item)
+        if not self._held.hold(item):
+            self._queue(item)
 
-    def _release(self) -> None:
-        held, self._held = self._held, []
+    def _release(self, held: list[str | tuple[int, str]]) -> None:
         self.cluster.outgoing(self, held)
 
     def _queue(self, item: str | tuple[int, str]) -> None:

@@ -102,6 +102,7 @@ class EventStore:
         self._open = False  # a transaction is open, its commit scheduled
         self._waiting: list[Callable[[], None]] = []
         self._written: set[str] = set()  # tables written in the open transaction
+        self._turn = 0  # transactions opened so far (see :attr:`ticket`)
         # Called with the tables whose changes of a turn were lost by a failed commit: their
         # copies in memory are ahead of the log and must be reloaded from it.
         self.on_lost: Callable[[set[str]], None] | None = None
@@ -148,6 +149,7 @@ class EventStore:
             return False
         self._tx_begin()
         self._open = True
+        self._turn += 1
         loop.call_soon(self.commit)
         return True
 
@@ -198,6 +200,13 @@ class EventStore:
     def pending(self) -> bool:
         """Whether writes wait for their commit."""
         return self._open
+
+    @property
+    def ticket(self) -> object:
+        """Which commit :meth:`after_commit` waits for now: a connection holding messages for
+        one commit starts a new hold when this changes (a store that writes the next batch
+        while the one before is committed has several commits on the way)."""
+        return self._turn
 
     def _run(
         self, table_id: str, fence: int | None, statements: list[tuple[str, tuple[Any, ...]]]
@@ -427,6 +436,13 @@ class EventStore:
         rows = self._query("SELECT id FROM tables WHERE status != 'expired'", ())
         return [row[0] for row in rows]
 
+    def tables_created_since(self, when: float) -> list[str]:
+        """The tables (not expired) created after ``when`` (a wall-clock time)."""
+        rows = self._query(
+            self._sql("SELECT id FROM tables WHERE created > ? AND status != 'expired'"), (when,)
+        )
+        return [row[0] for row in rows]
+
     def tables_to_restore(self) -> list[str]:
         """The tables that were live (in memory) when the server stopped, oldest first."""
         rows = self._query(
@@ -521,6 +537,41 @@ class Store(EventStore):
             self._checkpointer.join(timeout=10)
             self._checkpointer = None
         self.db.close()
+
+
+class HeldMessages:
+    """A connection's messages waiting for the store's commits (nothing is told before it is
+    durable), released in order, each with the commit it waited for."""
+
+    def __init__(self, store: EventStore, release: Callable[[list[Any]], None]) -> None:
+        self.store = store
+        self.release = release
+        self._items: list[Any] | None = None
+        self._ticket: object = None
+
+    def hold(self, item: Any) -> bool:
+        """Keep ``item`` until what was written so far is committed; False (not kept) when
+        nothing waits for a commit: it may go out at once."""
+        store = self.store
+        if not store.pending:
+            return False
+        ticket = store.ticket
+        if self._items is None or self._ticket != ticket:
+            items: list[Any] = []
+            self._items, self._ticket = items, ticket
+            store.after_commit(lambda: self._released(items))
+        self._items.append(item)
+        return True
+
+    def clear(self) -> None:
+        """Drop what is held (the connection is gone)."""
+        if self._items is not None:
+            self._items.clear()
+
+    def _released(self, items: list[Any]) -> None:
+        if self._items is items:
+            self._items, self._ticket = None, None
+        self.release(items)
 
 
 def open_store(

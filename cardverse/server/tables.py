@@ -702,7 +702,8 @@ class Table(SeatControls, Spectators, Hints, Reactions):
             welcome["token"] = token
         self._send(conn, welcome)
         if seat.auto is not None and not seat.kept:
-            self._set_auto(seat, None)
+            # told to the others; the joining connection learns it in its one full state
+            self._set_auto(seat, None, joining=conn)
         else:
             self._presence(seat)
         self._send_full(conn)
@@ -888,15 +889,19 @@ class Table(SeatControls, Spectators, Hints, Reactions):
                 conn.send(text)
 
     def _broadcast_state(
-        self, events: list[dict[str, Any]], ack: tuple[Conn, int] | None = None
+        self,
+        events: list[dict[str, Any]],
+        ack: tuple[Conn, int] | None = None,
+        *,
+        skip: Conn | None = None,
     ) -> None:
         """Tell every connection the change just made: each one frame (:meth:`_frame_for`),
         sent by :meth:`_deliver`. ``ack``: the accepted move that made it, told in its
-        sender's frame."""
+        sender's frame; ``skip``: a connection about to be sent its full state instead."""
         game = self.game
         assert game is not None
-        conns = self._all_conns()
-        if not conns:
+        conns = [conn for conn in self._all_conns() if conn is not skip]
+        if not conns and skip is None:  # (a skipped one holds this change's state next)
             self.wire.forget_told()
             if ack is not None:
                 self._ack(*ack)
@@ -1173,9 +1178,14 @@ class Table(SeatControls, Spectators, Hints, Reactions):
             self._set_auto(seat, "disconnected")
 
     def _set_auto(
-        self, seat: Seat, auto: Literal["timeout", "disconnected", "left"] | None
+        self,
+        seat: Seat,
+        auto: Literal["timeout", "disconnected", "left"] | None,
+        *,
+        joining: Conn | None = None,
     ) -> None:
-        """A computer player starts (or stops) standing in for a person."""
+        """A computer player starts (or stops) standing in for a person. ``joining``: the
+        connection taking the seat back, sent its full state next (not the new deadline too)."""
         if seat.auto == auto:
             return
         if seat.auto is None:
@@ -1186,7 +1196,7 @@ class Table(SeatControls, Spectators, Hints, Reactions):
         if self.live and game is not None and self.phase == "playing" and game.turn == seat.index:
             self._schedule()
             if self._deadline is not None:
-                self._broadcast_state([])  # everyone learns the new deadline
+                self._broadcast_state([], skip=joining)  # everyone learns the new deadline
 
     def _start_bot(self, index: int, level: str, actor: str, delay: float) -> None:
         self._bot_task = asyncio.get_running_loop().create_task(
@@ -1307,6 +1317,8 @@ class TableService:
         self.tables: dict[str, Table] = {}
         # invite codes and watch ids of every stored table (cardverse.server.invites)
         self.directory = Directory()
+        self._directory_seen = time.time()  # the directory holds the tables made before
+        self._directory_looked = float("-inf")  # when the store was last looked in for more
         for known in self.store.known_tables():
             self.directory.add(known, watch_id_for(known))
         self.watch_index: dict[str, str] = self.directory.by_watch  # watch link id -> table id
@@ -1413,7 +1425,7 @@ class TableService:
         )
         try:
             self.store.commit()  # the answer hands out the token: the table is durable first
-        except StoreUnavailable:
+        except (StoreUnavailable, FencedOut):  # its batch was refused or lost: not made
             raise ProtocolError(
                 "try_again", "the table could not be saved just now: try again"
             ) from None
@@ -1425,12 +1437,18 @@ class TableService:
         return table, token
 
     def get(self, table_id: str) -> Table | None:
-        """The table with this id, loaded from the store if it is not in memory."""
+        """The table with this id, loaded from the store if it is not in memory.
+
+        With several processes a table not in memory may be another's: what is returned then
+        is a copy to read (rebuilt from the log, never kept, nothing scheduled); only the
+        process that takes its lease loads it (:meth:`cluster.Cluster.locate`)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if len(table_id) > 64 or not self.store.exists(table_id):
             return None
+        if self.cluster is not None:
+            return Table.restore(self, table_id, self.store.events(table_id))
         table = Table.restore(self, table_id, self.store.events(table_id))
         table.fence = self.store.fence_of(table_id)
         self.tables[table_id] = table
@@ -1443,6 +1461,9 @@ class TableService:
     def get_watched(self, watch_id: str) -> Table | None:
         """The table of a watch link (any stored table, loaded if it is not in memory)."""
         table_id = self.watch_index.get(watch_id)
+        if table_id is None and self.cluster is not None:
+            self._newer_tables(at_most_every=1.0)  # made by another process meanwhile?
+            table_id = self.watch_index.get(watch_id)
         return None if table_id is None else self.get(table_id)
 
     def find_by_code(self, text: str, address: str) -> Table | None:
@@ -1458,10 +1479,25 @@ class TableService:
             )
         code = read_code(text)
         table_id = self.directory.by_code.get(code) if code is not None else None
+        if table_id is None and code is not None and self.cluster is not None:
+            table_id = self._newer_tables().get(code)  # made by another process meanwhile?
         table = self.get(table_id) if table_id is not None else None
         if table is None:
             self.lookups.failed(address)
         return table
+
+    def _newer_tables(self, at_most_every: float = 0.0) -> dict[str, str]:
+        """Add the tables other processes made since the last look to the directory (a minute
+        of overlap, for clocks apart and commits late; not again within ``at_most_every``
+        seconds); returns its codes."""
+        if time.monotonic() - self._directory_looked < at_most_every:
+            return self.directory.by_code
+        self._directory_looked = time.monotonic()
+        now = time.time()
+        for table_id in self.store.tables_created_since(self._directory_seen - 60.0):
+            self.directory.add(table_id, watch_id_for(table_id))
+        self._directory_seen = now
+        return self.directory.by_code
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""
@@ -1545,8 +1581,9 @@ class TableService:
         del self.tables[table.id]
         with contextlib.suppress(FencedOut):  # another process owns it: the status is its own
             self.store.set_status(table.id, status, fence=table.fence)
+            if self.cluster is not None:
+                self.store.commit()  # the status is written before another process may load it
         if self.cluster is not None:
-            self.store.commit()  # the status is written before another process may load it
             self.cluster.released(table.id)
 
     def counts(self) -> dict[str, Any]:

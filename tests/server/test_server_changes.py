@@ -214,3 +214,83 @@ def test_R26_a_withheld_change_is_followed_by_full_states(
         service.close()
 
     asyncio.run(body())
+
+
+def _states(conn: KeepingConn) -> int:
+    return sum(1 for m in conn.frames if m["type"] == "state")
+
+
+@pytest.mark.parametrize("alone", [False, True], ids=["with-others", "alone"])
+def test_a_join_racing_a_change_sends_one_full_state(tmp_path: Path, alone: bool) -> None:
+    """A person comes back (a new connection, then ``join`` with the token) while the game goes
+    on: the turn reaches their seat, where a computer player stands in, between attaching and
+    joining. Taking the seat back ends the stand-in and restarts the turn timer; the joining
+    connection is told all that in one full state (not the others' change as well), and the
+    next change reaches it as a ``change``."""
+
+    async def body() -> None:
+        settings = Settings(
+            data_dir=tmp_path, turn_timer=60.0, grace=None, bot_delay=0, round_pause=0
+        )
+        settings.bot_processes = 0
+        service = TableService(settings)
+        table, token = service.create("Ann", {"preset": "standard", "players": 4})
+        conns = [KeepingConn() for _ in range(4)]
+        for conn in conns:
+            table.attach(conn)
+        _send(table, conns[0], {"type": "join", "token": token})
+        tokens = [token]
+        for index in range(1, 4):
+            _send(table, conns[index], {"type": "join", "name": f"P{index}"})
+            tokens.append(next(m["token"] for m in conns[index].frames if m["type"] == "welcome"))
+        seq = [1] * 4
+        _send(table, conns[0], {"type": "start", "seq": seq[0]})
+        game = table.game
+        assert game is not None and game.turn is not None
+        away = (game.turn + 1) % 4  # the seat after the leader's goes away ...
+        table.detach(conns[away])
+        table._on_grace(away)  # ... and a computer player stands in (as after the grace)
+        assert table.seats[away].auto == "disconnected"
+        back = KeepingConn()
+        table.attach(back)
+        assert _states(back) == 1  # a spectator's, on arriving during the game
+        while game.turn != away:  # the others play until the turn reaches it
+            turn = game.turn
+            assert turn is not None and turn != away
+            move = dict(conns[turn].state["view"]["legal_moves"][-1])  # type: ignore[index]
+            kind = move.pop("action")
+            seq[turn] += 1
+            _send(table, conns[turn], {"type": kind, "seq": seq[turn], **move})
+        assert back.frames[-1]["type"] == "change"  # it watched the change
+        if alone:
+            for index in range(4):
+                if index != away:
+                    table.detach(conns[index])
+        others = [len(conn.frames) for conn in conns]
+        before = len(back.frames)
+        _send(table, back, {"type": "join", "token": tokens[away]})
+        kinds = [m["type"] for m in back.frames[before:]]
+        assert kinds.count("state") == 1, kinds
+        assert table.seats[away].auto is None and table._deadline is not None
+        full = next(m for m in back.frames[before:] if m["type"] == "state")
+        assert full["timer"] is not None and full["timer"]["seat"] == away
+        assert full["view"] == player_view(game, away).to_json()
+        if not alone:  # the others learn the new deadline in one change
+            for index, conn in enumerate(conns):
+                if index != away:
+                    new = conn.frames[others[index] :]
+                    changes = [m for m in new if m["type"] == "change"]
+                    assert len(changes) == 1 and all(m["type"] != "state" for m in new), new
+                    assert changes[0]["timer"]["seat"] == away
+        # The person plays: that change reaches the new connection as a change.
+        move = dict(back.state["view"]["legal_moves"][-1])  # type: ignore[index]
+        kind = move.pop("action")
+        last = table.seats[away].last_seq
+        before = len(back.frames)
+        _send(table, back, {"type": kind, "seq": last + 1, **move})
+        assert [m["type"] for m in back.frames[before:]] == ["change"]
+        assert back.state["view"] == player_view(game, away).to_json()  # type: ignore[index]
+        table.close()
+        service.close()
+
+    asyncio.run(body())

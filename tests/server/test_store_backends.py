@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +94,19 @@ def test_group_commit_holds_callbacks_until_the_commit(open_store: Any) -> None:
         store.append("t1", 2, "move", {}, fence=1)
         assert store.pending and store.after_commit(lambda: told.append(store.commits))
         assert told == []
-        await asyncio.sleep(0)
-        assert told and not store.pending
+        await _until(lambda: bool(told))
+        assert not store.pending
         assert open_store().count_events("t1") == 3
 
     asyncio.run(asyncio.wait_for(body(), 20))
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the event loop run until ``condition`` holds (a commit may land on a thread)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
+        await asyncio.sleep(0.001)
 
 
 def test_idle_lobbies_expire_and_lose_their_events(open_store: Any) -> None:
@@ -161,7 +170,101 @@ def test_a_read_sees_the_writes_of_the_open_transaction(open_store: Any) -> None
         assert store.pending
         assert [e.n for e in store.events("t1")] == [0, 1]
         store.append("t1", 2, "move", {"a": 2}, fence=1)
-        await asyncio.sleep(0)
-        assert not store.pending and open_store().count_events("t1") == 3
+        await _until(lambda: not store.pending)
+        assert open_store().count_events("t1") == 3
 
     asyncio.run(asyncio.wait_for(body(), 20))
+
+
+def _row_locked(dsn: str, table_id: str) -> Any:
+    """Another session holding the table's row (a batch that must read its fence waits)."""
+    import psycopg
+
+    blocker = psycopg.connect(dsn)
+    blocker.execute("SELECT fence FROM tables WHERE id = %s FOR UPDATE", (table_id,))
+    return blocker
+
+
+def test_the_event_loop_goes_on_while_a_batch_is_committed(pg_dsn: str) -> None:
+    """PostgreSQL: the commit runs on the writer thread; the next turns' writes gather into the
+    next batch, and each message is released with the commit it waited for, in order."""
+    from cardverse.server.pgstore import PostgresStore
+    from cardverse.server.store import HeldMessages
+
+    async def body() -> None:
+        store = PostgresStore(pg_dsn)
+        released: list[list[str]] = []
+        held = HeldMessages(store, released.append)
+        try:
+            store.create_table("t1", 0, "create", {}, fence=1)
+            store.create_table("t2", 0, "create", {}, fence=1)
+            store.commit()
+            blocker = _row_locked(pg_dsn, "t1")
+            store.append("t1", 1, "move", {}, fence=1)
+            assert held.hold("ack t1")
+            await _until(lambda: store._in_flight is not None)  # sent, waiting for the lock
+            turns = 0
+            while turns < 5:  # the loop is not blocked by the commit
+                turns += 1
+                await asyncio.sleep(0)
+            store.append("t2", 1, "move", {}, fence=1)  # the next batch gathers meanwhile
+            assert held.hold("ack t2") and store.pending
+            assert released == [] and open_store_count(pg_dsn, "t1") == 1
+            blocker.commit()
+            blocker.close()
+            await _until(lambda: len(released) == 2)
+            assert released == [["ack t1"], ["ack t2"]] and not store.pending
+            assert open_store_count(pg_dsn, "t2") == 2
+        finally:
+            store.close()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+def test_a_refused_batch_loses_its_tables_and_the_batch_gathered_after_it(pg_dsn: str) -> None:
+    """PostgreSQL: a batch whose table was claimed by a newer writer is rolled back whole;
+    nothing that waited for it (or for the batch after it, which may build on it) is told, and
+    the tables of both go to ``on_lost``."""
+    from cardverse.server.pgstore import PostgresStore
+
+    async def body() -> None:
+        store = PostgresStore(pg_dsn)
+        lost: list[set[str]] = []
+        store.on_lost = lost.append
+        told: list[str] = []
+        try:
+            for table_id in ("t1", "t2", "t3"):
+                store.create_table(table_id, 0, "create", {}, fence=1)
+            store.commit()
+            blocker = _row_locked(pg_dsn, "t1")
+            store.append("t1", 1, "move", {}, fence=1)
+            store.after_commit(lambda: told.append("t1"))
+            await _until(lambda: store._in_flight is not None)
+            store.append("t2", 1, "move", {}, fence=1)
+            store.after_commit(lambda: told.append("t2"))
+            blocker.execute("UPDATE tables SET fence = 2 WHERE id = 't1'")  # a new owner
+            blocker.commit()
+            blocker.close()
+            await _until(lambda: bool(lost))
+            assert lost == [{"t1", "t2"}] and told == [] and not store.pending
+            assert open_store_count(pg_dsn, "t1") == 1 and open_store_count(pg_dsn, "t2") == 1
+            store.append("t3", 1, "move", {}, fence=1)  # the store goes on
+            store.after_commit(lambda: told.append("t3"))
+            await _until(lambda: told == ["t3"])
+            assert open_store_count(pg_dsn, "t3") == 2
+        finally:
+            store.close()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+def open_store_count(dsn: str, table_id: str) -> int:
+    """The events of a table as another connection sees them (committed only)."""
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM events WHERE table_id = %s", (table_id,)
+        ).fetchone()
+    assert row is not None
+    return int(row[0])

@@ -13,11 +13,41 @@ SEATED = f"document.querySelector('{APP}').dataset.seated === 'true'"
 
 
 def _bubble(seat: int) -> str:
-    return f"#players .player[data-seat='{seat}'] .reaction-bubble"
+    return f"#reaction-layer .reaction-bubble[data-seat='{seat}']"
+
+
+# What a shown bubble covers: any seat's name or card count, the sender's chip, or the hand.
+COVERED = """(seat) => {
+  const bubble = document.querySelector(`#reaction-layer .reaction-bubble[data-seat="${seat}"]`);
+  const b = bubble.getBoundingClientRect();
+  const hit = (n) => {
+    const r = n.getBoundingClientRect();
+    const apart = b.right <= r.left || r.right <= b.left || b.bottom <= r.top || r.bottom <= b.top;
+    return r.width > 0 && !apart;
+  };
+  const names = [...document.querySelectorAll('#players .player-name, #players .player-count')];
+  const covered = names.filter(hit).map((n) => n.textContent);
+  const chip = document.querySelector(`#players .player[data-seat="${seat}"]`);
+  if (hit(chip)) covered.push('the chip of seat ' + seat);
+  const hand = document.querySelector('#hand-area');
+  if (!hand.hidden && hit(hand)) covered.push('the hand');
+  const inside = document.querySelector('#board').getBoundingClientRect();
+  if (b.top < inside.top || b.bottom > inside.bottom) covered.push('outside the board');
+  return covered;
+}"""
 
 
 def _heard(page: Any) -> int:
     return int(page.evaluate("window.cardverseTable.state.reactionsHeard || 0"))
+
+
+# The action buttons a popover beside the hand covers: those not on top at their centre.
+ACTIONS_ON_TOP = """() => ['play-button', 'pass-button'].filter((id) => {
+  const button = document.getElementById(id);
+  const r = button.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.width === 0 || !button.contains(top);
+})"""
 
 
 def test_reactions_reach_everyone_and_can_be_muted(
@@ -58,6 +88,9 @@ def test_reactions_reach_everyone_and_can_be_muted(
     assert "Bo reacts: Well played" in host.inner_text("#announcer")
     wait_for(guest, "document.querySelector('.me-bar .reaction-bubble') !== null")
     wait_for(guest, "window.cardverseTable.state.reactionLog.length === 1")
+    # The bubble sits beside Bo's chip, over no name, card count or hand (desktop and phone).
+    for page in (host, watcher):
+        assert page.evaluate(COVERED, 1) == [], page.viewport_size
     host.screenshot(path=str(artifacts / "reaction-desktop.png"), full_page=True)
     watcher.screenshot(path=str(artifacts / "reaction-spectator-phone.png"), full_page=True)
     check_page(host, "a reaction on the desktop")
@@ -98,4 +131,24 @@ def test_reactions_reach_everyone_and_can_be_muted(
     guest.click("#reaction-bar summary")
     guest.screenshot(path=str(artifacts / "reaction-picker-phone.png"), full_page=True)
     check_page(guest, "the reaction picker on a phone")
+    # The open picker leaves Play and Pass in sight and tappable (on a phone and a desktop).
+    host.click("#reaction-bar summary")
+    for page in (guest, host):
+        assert page.is_visible("#reaction-buttons")
+        assert page.evaluate(ACTIONS_ON_TOP) == [], page.viewport_size
+    host.screenshot(path=str(artifacts / "reaction-picker-desktop.png"))
+    # An outside tap closes it; so does Escape, which gives the focus back to its button.
+    host.mouse.click(5, 5)
+    wait_for(host, "!document.querySelector('#reaction-bar').open")
+    guest.keyboard.press("Escape")
+    wait_for(guest, "!document.querySelector('#reaction-bar').open")
+    assert guest.evaluate(
+        "document.activeElement === document.querySelector('#reaction-bar summary')"
+    )
+    # The mute list beside the hand keeps clear of them too.
+    guest.click("#hint-tools [data-mutes] summary")
+    assert guest.is_visible("#hint-tools .mute-list")
+    assert guest.evaluate(ACTIONS_ON_TOP) == []
+    guest.keyboard.press("Escape")
+    wait_for(guest, "!document.querySelector('#hint-tools [data-mutes]').open")
     assert not host.js_errors and not guest.js_errors and not watcher.js_errors

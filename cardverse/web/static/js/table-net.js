@@ -6,6 +6,10 @@
 
 const SEAT_KEY = "cardverse.seat.";
 const RETRY_MS = [300, 800, 1500, 3000, 5000];
+// The clock offset: a round trip this short measures it well enough; pinged again at once (up
+// to this many samples on a connection) while the best is longer.
+const GOOD_RTT_MS = 200;
+const QUICK_PINGS = 5;
 // The heartbeat's timing comes from the page (cardverse/server/heartbeat.py); these are its
 // usual values: a ping every 2 s, dead after 4 s of silence, checked every second.
 let TICK_MS = 1000;
@@ -62,6 +66,8 @@ export class TableConnection {
     this.pingSent = null; // when the unanswered ping left (ms, Date.now())
     this.offset = 0; // the server's clock minus this one's (ms)
     this.offsetRtt = Infinity; // the round trip of the best measurement on this connection
+    this.samples = 0; // pongs measured on this connection
+    this.lastSample = null; // when the last one came (ms, Date.now())
     this.nextSeq = 1;
     this.pending = null; // the last numbered message not yet answered: {seq, message}
     this.queued = null; // a message waiting for the connection to open
@@ -84,6 +90,9 @@ export class TableConnection {
     this.handlers.onStatus(this.everOpen ? "reconnecting" : "connecting");
     this.lastHeard = Date.now();
     this.offsetRtt = Infinity;
+    this.pingSent = null; // a ping of the last connection: its answer never comes (no sample
+    // spans two connections, nor the stall between them)
+    this.samples = 0;
     this.startPing();
     let socket;
     try {
@@ -150,7 +159,12 @@ export class TableConnection {
     }
   }
 
-  // The server's clock: from `hello` (one way), then from each pong (half the round trip).
+  // The server's clock: from `hello` (one way), then from each pong. A pong's sample is the
+  // server's time at the middle of the round trip, right within half of it: the sample of the
+  // shortest round trip wins, unless a newer one cannot be right at the same time as it (their
+  // ranges miss each other): then a clock moved meanwhile (this page's jumped, as after a
+  // sleep) and the newer one is the truth. While the best round trip is long (the first ping
+  // of a connection may take a stall or a jump of the clock), pings go again at once.
   measure(message) {
     const now = Date.now();
     if (message.type === "hello" && typeof message.server_time === "number" && this.offsetRtt === Infinity) {
@@ -159,10 +173,15 @@ export class TableConnection {
     } else if (message.type === "pong" && typeof message.server_time === "number" && this.pingSent !== null) {
       const rtt = now - this.pingSent;
       this.pingSent = null;
-      if (rtt <= this.offsetRtt) {
-        this.offset = message.server_time - (now - rtt / 2);
+      this.samples += 1;
+      this.lastSample = now;
+      const offset = message.server_time - (now - rtt / 2);
+      const moved = Math.abs(offset - this.offset) > (rtt + this.offsetRtt) / 2 + 2; // (ms rounding)
+      if (rtt <= this.offsetRtt || moved) {
+        this.offset = offset;
         this.offsetRtt = rtt;
       }
+      if (this.offsetRtt > GOOD_RTT_MS && this.samples < QUICK_PINGS) this.ping();
     }
   }
 

@@ -7,6 +7,7 @@ import { announce } from "./table-narration.js";
 import { S, config, hooks, seatName, seats, tableId } from "./table-state.js";
 
 export const BUBBLE_MS = 4000;
+const POPOVERS = ".reaction-picker, .reaction-mutes"; // the picker and the mute lists
 const MUTE_KEY = `cardverse.muted.${tableId}`;
 const bubbles = new Map(); // seat -> {reaction, until}
 let muted = readMuted();
@@ -67,20 +68,70 @@ function bubble(seat) {
   const data = reaction(shown.reaction);
   return el(
     "span",
-    { class: `reaction-bubble${data.emoji ? " is-emoji" : ""}`, "aria-hidden": "true", "data-reaction": data.key },
+    {
+      class: `reaction-bubble${data.emoji ? " is-emoji" : ""}`,
+      "aria-hidden": "true",
+      "data-reaction": data.key,
+      "data-seat": String(seat),
+    },
     data.emoji || data.label,
   );
 }
 
-// The bubbles beside the seats (drawn again after every render, gone after BUBBLE_MS).
+const GAP = 4; // px between a bubble and its seat
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+// Where a bubble goes in the board's reaction layer: beside its seat's chip (below it, else
+// above, right or left), on no chip and inside the board; else just below the lowest chips (on
+// a phone, the top of the felt), so that it never covers a name, a card count or the hand.
+function placeBubble(node, chip, layer, chips) {
+  const box = layer.getBoundingClientRect();
+  const seat = chip.getBoundingClientRect();
+  const w = node.offsetWidth;
+  const h = node.offsetHeight;
+  const middleX = (seat.left + seat.right) / 2 - w / 2;
+  const middleY = (seat.top + seat.bottom) / 2 - h / 2;
+  const lowest = Math.max(...chips.map((c) => c.bottom));
+  const candidates = [
+    [middleX, seat.bottom + GAP],
+    [middleX, seat.top - GAP - h],
+    [seat.right + GAP, middleY],
+    [seat.left - GAP - w, middleY],
+    [middleX, lowest + GAP],
+  ];
+  const clampX = (x) => Math.min(Math.max(x, box.left), Math.max(box.left, box.right - w));
+  const rect = ([x, y]) => ({ left: clampX(x), top: y, right: clampX(x) + w, bottom: y + h });
+  const fits = (r) => r.top >= box.top && r.bottom <= box.bottom && !chips.some((c) => overlaps(r, c));
+  const chosen = candidates.map(rect).find(fits) || rect(candidates[candidates.length - 1]);
+  // (set through the CSS object model, which a content security policy allows)
+  node.style.setProperty("left", `${Math.round(chosen.left - box.left)}px`);
+  node.style.setProperty("top", `${Math.round(chosen.top - box.top)}px`);
+}
+
+// The bubbles beside the seats (drawn again after every render, gone after BUBBLE_MS): the
+// others' in the board's own layer, outside their chips (which clip what overflows them),
+// mine in my line beside the hand.
 export function renderReactions() {
   const now = performance.now();
   for (const [seat, shown] of bubbles) if (shown.until <= now) bubbles.delete(seat);
   for (const old of document.querySelectorAll(".reaction-bubble")) old.remove();
+  const layer = $("reaction-layer");
+  const chips = [...document.querySelectorAll("#players .player")];
+  const chipRects = chips.map((chip) => chip.getBoundingClientRect());
   for (const seat of bubbles.keys()) {
     const node = bubble(seat);
-    const home = seat === S.seat ? document.querySelector(".me-bar") : document.querySelector(`#players .player[data-seat="${seat}"]`);
-    if (home && node) home.append(node);
+    if (seat === S.seat) {
+      const mine = document.querySelector(".me-bar");
+      if (mine) mine.append(node);
+      continue;
+    }
+    const chip = chips.find((c) => c.dataset.seat === String(seat));
+    if (!chip || !layer || layer.offsetParent === null) continue;
+    layer.append(node);
+    placeBubble(node, chip, layer, chipRects);
   }
   if (bubbleTimer === null && bubbles.size) {
     bubbleTimer = setTimeout(() => {
@@ -90,6 +141,8 @@ export function renderReactions() {
   }
   $("reaction-bar").hidden = S.seat === null;
   renderMutes();
+  // the hand's lines may have moved under an open picker (a note, a banner): placed again
+  for (const details of document.querySelectorAll(POPOVERS)) if (details.open) placePopover(details);
 }
 
 function renderMutes() {
@@ -130,7 +183,76 @@ function muteItem(seat, prefix) {
   );
 }
 
+// The picker and the mute list beside the hand open over the hand, never over Play and Pass:
+// above their button, or above the action buttons when that would cover one (on a phone the
+// picker's button sits under them); an outside tap or Escape closes them.
+
+function visibleRect(node) {
+  const rect = node.getBoundingClientRect();
+  return rect.width > 0 && rect.height > 0 ? rect : null;
+}
+
+function placePopover(details) {
+  const panel = details.querySelector(".reaction-buttons, .mute-list");
+  if (!panel || !details.closest("#hand-area")) return;
+  const button = details.querySelector("summary").getBoundingClientRect();
+  const w = panel.offsetWidth;
+  const h = panel.offsetHeight;
+  const room = document.documentElement.clientWidth;
+  const start = details.classList.contains("reaction-mutes") ? button.right - w : button.left;
+  const left = Math.min(Math.max(start, GAP), Math.max(GAP, room - w - GAP));
+  let top = button.top - GAP - h;
+  const keep = [...document.querySelectorAll("#actions .button")].map(visibleRect).filter(Boolean);
+  const hit = keep.filter((k) => overlaps({ left, top, right: left + w, bottom: top + h }, k));
+  if (hit.length) top = Math.min(...hit.map((k) => k.top)) - GAP - h;
+  if (top < GAP) top = button.bottom + GAP; // no room above: below its button
+  // (set through the CSS object model, which a content security policy allows)
+  panel.style.setProperty("left", `${Math.round(left)}px`);
+  panel.style.setProperty("top", `${Math.round(top)}px`);
+}
+
+function closePopover(details, refocus) {
+  details.open = false;
+  if (refocus) details.querySelector("summary").focus();
+}
+
+function setUpPopovers() {
+  for (const details of document.querySelectorAll(POPOVERS)) {
+    // opened here rather than by the browser, so that it is placed before it is first drawn
+    details.querySelector("summary").addEventListener("click", (event) => {
+      event.preventDefault();
+      details.open = !details.open;
+      if (details.open) placePopover(details);
+    });
+  }
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      for (const details of document.querySelectorAll(`${POPOVERS}`)) {
+        if (details.open && !details.contains(event.target)) closePopover(details, false);
+      }
+    },
+    true,
+  );
+  // (in the capture phase: Escape closes an open picker before it clears a choice of cards)
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key !== "Escape") return;
+      const open = [...document.querySelectorAll(POPOVERS)].filter((d) => d.open);
+      if (!open.length) return;
+      event.preventDefault();
+      for (const details of open) closePopover(details, details.contains(document.activeElement));
+    },
+    true,
+  );
+  window.addEventListener("resize", () => {
+    for (const details of document.querySelectorAll(POPOVERS)) if (details.open) placePopover(details);
+  });
+}
+
 export function setUpReactions() {
+  setUpPopovers();
   $("reaction-buttons").replaceChildren(
     ...config.reactions.map((r) =>
       el(

@@ -492,6 +492,7 @@ window.cardverseTable = {
   receive: (message) => onMessage(message),
   state: S,
   serverNow: () => connection.serverNow(),
+  clock: () => ({ offset: connection.offset, rtt: connection.offsetRtt, lastSample: connection.lastSample }),
 };
 setUp();
 render();
