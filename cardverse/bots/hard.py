@@ -33,7 +33,6 @@ import random
 import time
 
 from ..engine import PlayerView
-from ..engine.cards import JOKER_MASK, card_count
 from ..engine.plays import DISCARD, GIVE
 from ..engine.rounds import Round
 from . import policy
@@ -41,9 +40,10 @@ from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
 from .normal import plain_sure_win, view_context
+from .playout import next_move, play_out
 from .positions import round_of_view
 from .proof import deals_of, winning_moves
-from .tree_search import Node, candidate_order, finish, merged_moves, policy_move
+from .tree_search import Node, candidate_order, finish, merged_moves
 
 DEFAULT_TIME = 1.0
 MAX_CANDIDATES = 12
@@ -309,7 +309,7 @@ class HardBot(BotBase):
         expanded = False
         while round_.turn >= 0 and held[me]:
             if round_.turn != me:
-                move = policy_move(round_, style)
+                move = next_move(round_, style)
                 trail.append(move)
             else:
                 key = (arm, held[me], tuple(trail))
@@ -366,7 +366,7 @@ def _clear_winner(visits: list[int], totals: list[float], squares: list[float]) 
 def _inner_candidates(round_: Round, style: policy.Style) -> list[int]:
     """The moves searched at one of the bot's decisions below the root: the policy's own
     first, suit-equivalent plays merged, cut to the policy's best few."""
-    fallback = policy_move(round_, style)
+    fallback = next_move(round_, style)
     legal = round_.legal_moves()
     if len(legal) == 1 or legal[0] & (GIVE | DISCARD):
         return [fallback]
@@ -378,55 +378,6 @@ def _inner_candidates(round_: Round, style: policy.Style) -> list[int]:
 def _playout(
     template: Round, hands: list[int], first: int, me: int, style: policy.Style, strict: bool
 ) -> int:
-    """Play ``first`` for ``me``, then finish with the policy; the points ``me`` earns (R22).
-
-    With ``strict``, every action goes through the referee's check (an illegal one raises).
-    """
-    round_ = template.playout(hands)  # keeps no history: a playout never reads it
-    # Direct calls, no bound methods or functions kept in locals: compiled (mypyc), a direct
-    # call is a C call, a call through a local a Python one.
-    if strict:
-        round_.apply(first)
-    else:
-        round_.apply_unchecked(first)
-    players = round_.players
-    held = round_.hands
-    fast = style.fast_playouts
-    while round_.turn >= 0 and held[me]:
-        seat = round_.turn
-        hand = held[seat]
-        last = round_.last_move
-        reversed_order = round_.reversed_now
-        if round_.owed is not None:
-            legal = round_.legal_moves()
-            move = (
-                policy.discard(hand, legal) if legal[0] & DISCARD else policy.give_back(hand, legal)
-            )
-        elif last is None:
-            fewest = 99
-            for other in range(players):
-                if other != seat and held[other]:
-                    count = card_count(held[other])
-                    if count < fewest:
-                        fewest = count
-            if fast and not hand & JOKER_MASK:
-                move = policy.fast_lead(hand, reversed_order, style, fewest)
-            else:
-                move = policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
-        elif fast and not hand & JOKER_MASK:
-            move = policy.fast_follow(
-                hand, last, reversed_order, style, card_count(held[round_.last_seat])
-            )
-        else:
-            legal = round_.legal_moves()
-            if len(legal) == 1:
-                move = legal[0]
-            else:
-                move = policy.follow_play(
-                    hand, legal, reversed_order, style, card_count(held[round_.last_seat]), last
-                )
-        if strict:
-            round_.apply(move)
-        else:
-            round_.apply_unchecked(move)
-    return players - round_.places.index(me)  # R22: the place ``me`` took
+    """Play ``first`` for ``me``, then finish with the playout policy; the points ``me`` earns
+    (R22, :func:`cardverse.bots.playout.play_out`)."""
+    return play_out(template, hands, first, me, style, strict)

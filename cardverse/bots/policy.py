@@ -57,6 +57,7 @@ class Style(NamedTuple):
     forbidden_finish: bool = False
     spade_three: bool = False
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
+    plain: bool = True  # no house rule of section 10 is in force
 
     @staticmethod
     def of(rules: Rules) -> Style:
@@ -68,6 +69,7 @@ class Style(NamedTuple):
             rules.forbidden_finish,
             rules.spade_three and rules.jokers > 0,
             ruleset_for(rules).fast_playouts,
+            not ruleset_for(rules).house_rules,
         )
 
 
@@ -492,3 +494,160 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
     if weak <= control_after + 1 or (last_count <= 2 and control_groups >= 2):
         return _take(nibble, size) << (rank << 2)
     return PASS
+
+
+# -- finishing lines in playouts -----------------------------------------------------------------
+#
+# In the hard bot's playouts every seat first looks for a finishing line, as the normal bot does
+# (:func:`cardverse.bots.normal.finishing_line`), but from the rank counts only: a seat knows the
+# cards the others hold together (``others``) and the largest of their hand sizes (``widest``).
+# Only for joker-free hands with straights off and no house rule in force (``plain``), where a
+# play is a set and the order changes only by a four (R15). A set keeps the lead when it clears
+# the trick (R14) or no holding of ``others`` lets a hand of ``widest`` cards cover it; a line is
+# sets that keep the lead, then the last group. Such a set can go first in any line (nothing
+# else depends on it), so only fours, which reverse the order, ask for a choice.
+
+
+FOUR_BITS = 0x1111111111111  # the lowest bit of each rank's nibble
+
+
+def has_four(hand: int) -> bool:
+    """Whether a hand holds all four cards of some rank."""
+    return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & FOUR_BITS)
+
+
+def _holds(
+    rank: int, size: int, revolution: bool, eight: bool, equal: bool, others: int, widest: int
+) -> bool:
+    """Whether a set of ``size`` cards of ``rank`` keeps the lead (see above); ``eight`` and
+    ``equal`` are the eight_stop and equal_plays options."""
+    if rank == clearing_rank(revolution) or (eight and rank == RANK_8):
+        return True
+    if widest < size:
+        return True
+    jokers = (others & JOKER_MASK).bit_count()
+    if jokers >= size:
+        return False  # an all-joker set outranks every natural set of its size (R5)
+    if revolution:
+        first, step = (rank if equal else rank - 1), -1
+        steps = first + 1
+    else:
+        first, step = (rank if equal else rank + 1), 1
+        steps = NUM_RANKS - first
+    for index in range(steps):
+        count = NIBBLE_COUNT[(others >> ((first + index * step) << 2)) & 15]
+        if count and count + jokers >= size:
+            return False
+    return True
+
+
+def _lead_line(
+    hand: int, revolution: bool, eight: bool, equal: bool, flips: bool, others: int, widest: int
+) -> int:
+    """The first play of a finishing line from the lead, or -1. Groups are judged weakest first,
+    so that a hand without a line is told after its two weakest groups, as a rule."""
+    fours = flips and has_four(hand)
+    groups = 0
+    unsafe = 0
+    held = -1
+    for index in range(NUM_RANKS):
+        rank = NUM_RANKS - 1 - index if revolution else index
+        nibble = (hand >> (rank << 2)) & 15
+        if not nibble:
+            continue
+        groups += 1
+        size = NIBBLE_COUNT[nibble]
+        if fours and size == 4:
+            continue
+        if _holds(rank, size, revolution, eight, equal, others, widest):
+            if held < 0:
+                held = nibble << (rank << 2)
+        else:
+            unsafe += 1
+            if unsafe > 1 and not fours:
+                return -1
+    if groups == 1:
+        return hand
+    if not fours:
+        return held
+    if held >= 0:
+        return (
+            held
+            if _lead_line(hand & ~held, revolution, eight, equal, flips, others, widest) >= 0
+            else -1
+        )
+    for rank in range(NUM_RANKS):
+        if NIBBLE_COUNT[(hand >> (rank << 2)) & 15] == 4 and _holds(
+            rank, 4, revolution, eight, equal, others, widest
+        ):
+            four = 15 << (rank << 2)
+            if _lead_line(hand & ~four, not revolution, eight, equal, flips, others, widest) >= 0:
+                return four
+    return -1
+
+
+def fast_finish(
+    hand: int, last_move: int | None, revolution: bool, style: Style, others: int, widest: int
+) -> int:
+    """The first play of a finishing line for a joker-free hand with straights off, or -1: sets
+    that keep the lead, ending with the last card (see above)."""
+    eight = style.eight_stop
+    equal = style.equal_plays
+    flips = style.revolution_rule
+    if last_move is None:
+        return _lead_line(hand, revolution, eight, equal, flips, others, widest)
+    info = play_info(last_move)
+    if info.all_jokers:
+        return -1
+    size = info.size
+    old = info.rank
+    fours = flips and has_four(hand)
+    # The hand's groups (weakest first): how many, how many do not keep the lead.
+    groups = 0
+    unsafe = 0
+    for index in range(NUM_RANKS):
+        rank = NUM_RANKS - 1 - index if revolution else index
+        count = NIBBLE_COUNT[(hand >> (rank << 2)) & 15]
+        if count:
+            groups += 1
+            if not (fours and count == 4) and not _holds(
+                rank, count, revolution, eight, equal, others, widest
+            ):
+                unsafe += 1
+                if unsafe > 2 and not fours:
+                    return -1  # one cover takes at most one group that does not keep the lead
+    if revolution:
+        first, step = (old if equal else old - 1), -1
+        steps = first + 1
+    else:
+        first, step = (old if equal else old + 1), 1
+        steps = NUM_RANKS - first
+    for index in range(steps):
+        rank = first + index * step
+        shift = rank << 2
+        nibble = (hand >> shift) & 15
+        count = NIBBLE_COUNT[nibble]
+        if count < size:
+            continue
+        move = _take(nibble, size) << shift
+        if move == hand:
+            return move
+        if not _holds(rank, size, revolution, eight, equal, others, widest):
+            continue
+        if fours:
+            after = revolution != (flips and size == 4)
+            if _lead_line(hand & ~move, after, eight, equal, flips, others, widest) >= 0:
+                return move
+            continue
+        # No four: the order stays, so the rest's groups are judged as the hand's were.
+        rest_groups = groups - (1 if count == size else 0)
+        rest_unsafe = unsafe - (
+            0 if _holds(rank, count, revolution, eight, equal, others, widest) else 1
+        )
+        if count > size and not _holds(
+            rank, count - size, revolution, eight, equal, others, widest
+        ):
+            rest_unsafe += 1
+        if rest_groups <= 1 or rest_unsafe <= 1:
+            return move
+    return -1

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 
-from ..engine.cards import JOKER_MASK, card_count
+from ..engine.cards import JOKER_MASK
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.rounds import Round
 from . import policy
+from .playout import next_move
 
 
 class Node:
@@ -124,8 +125,8 @@ def rank_key(move: int) -> tuple[int, ...]:
     return tuple(sorted(min(c >> 2, 13) for c in range(54) if cards >> c & 1))
 
 
-# The playout policy, one action at a time (the tree walks the round between the bot's
-# decisions, then finishes it). It makes the same choices as :func:`cardverse.bots.hard._playout`.
+# The playouts' policy (:mod:`.playout`), one action at a time: the tree walks the round between
+# the bot's decisions, then finishes it as a playout would.
 
 
 def finish(round_: Round, me: int, style: policy.Style, strict: bool) -> int:
@@ -133,42 +134,9 @@ def finish(round_: Round, me: int, style: policy.Style, strict: bool) -> int:
     earns (R22). With ``strict``, every action goes through the referee's check."""
     held = round_.hands
     while round_.turn >= 0 and held[me]:
-        move = policy_move(round_, style)
+        move = next_move(round_, style)
         if strict:
             round_.apply(move)
         else:
             round_.apply_unchecked(move)
     return round_.players - round_.places.index(me)
-
-
-def policy_move(round_: Round, style: policy.Style) -> int:
-    """The playout policy's action for the seat on turn of a simulated round."""
-    seat = round_.turn
-    held = round_.hands
-    hand = held[seat]
-    last = round_.last_move
-    reversed_order = round_.reversed_now
-    fast = style.fast_playouts
-    if round_.owed is not None:
-        legal = round_.legal_moves()
-        return policy.discard(hand, legal) if legal[0] & DISCARD else policy.give_back(hand, legal)
-    if last is None:
-        fewest = 99
-        for other in range(round_.players):
-            if other != seat and held[other]:
-                count = card_count(held[other])
-                if count < fewest:
-                    fewest = count
-        if fast and not hand & JOKER_MASK:
-            return policy.fast_lead(hand, reversed_order, style, fewest)
-        return policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
-    if fast and not hand & JOKER_MASK:
-        return policy.fast_follow(
-            hand, last, reversed_order, style, card_count(held[round_.last_seat])
-        )
-    legal = round_.legal_moves()
-    if len(legal) == 1:
-        return legal[0]
-    return policy.follow_play(
-        hand, legal, reversed_order, style, card_count(held[round_.last_seat]), last
-    )

@@ -1,0 +1,117 @@
+"""The hard bot's playouts (R30): a sampled deal finished by every seat with the heuristic policy.
+
+After the move searched, every seat plays :mod:`cardverse.bots.policy`'s rules of thumb (the fast
+rank-count path where the rules declare it legal), as the normal bot would, with what normal
+does before its rules of thumb: a seat that has a finishing line plays it
+(:func:`policy.fast_finish`, and :func:`endgame.sure_win` for small hands off the fast path).
+A playout is worth the points of the place the searching seat reaches (R22).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..engine.cards import JOKER_MASK, card_count
+from ..engine.plays import DISCARD
+from ..engine.rounds import Round
+from . import policy
+from .endgame import sure_win
+
+FINISH_HAND: Final = 10  # hand size from which a seat looks for a finishing line (as normal does)
+SURE_WIN_HAND: Final = 6  # off the fast path, the general search only for hands this small
+
+
+def play_out(
+    template: Round, hands: list[int], first: int, me: int, style: policy.Style, strict: bool
+) -> int:
+    """Play ``first`` for ``me``, then finish the round; the points ``me`` earns (R22).
+
+    With ``strict``, every action goes through the referee's check (an illegal one raises).
+    """
+    round_ = template.playout(hands)  # keeps no history: a playout never reads it
+    # Direct calls, no bound methods or functions kept in locals: compiled (mypyc), a direct
+    # call is a C call, a call through a local a Python one.
+    if strict:
+        round_.apply(first)
+    else:
+        round_.apply_unchecked(first)
+    held = round_.hands
+    fast = style.fast_playouts
+    finish = style.plain
+    while round_.turn >= 0 and held[me]:
+        move = _next_move(round_, style, fast, finish)
+        if strict:
+            round_.apply(move)
+        else:
+            round_.apply_unchecked(move)
+    return round_.players - round_.places.index(me)  # R22: the place ``me`` took
+
+
+def next_move(round_: Round, style: policy.Style) -> int:
+    """The playout policy's action for the seat on turn."""
+    return _next_move(round_, style, style.fast_playouts, style.plain)
+
+
+def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: bool) -> int:
+    """:func:`next_move`, with the options it reads at every action taken out of ``style``
+    (``fast_rules``: the fast path is legal; ``finish``: look for finishing lines)."""
+    seat = round_.turn
+    held = round_.hands
+    hand = held[seat]
+    last = round_.last_move
+    reversed_order = round_.reversed_now
+    if round_.owed is not None:
+        legal = round_.legal_moves()
+        if legal[0] & DISCARD:
+            return policy.discard(hand, legal)
+        return policy.give_back(hand, legal)
+    players = round_.players
+    fast = fast_rules and not hand & JOKER_MASK
+    if finish and card_count(hand) <= FINISH_HAND:
+        others = 0
+        widest = 0
+        for other in range(players):
+            if other != seat:
+                cards = held[other]
+                others |= cards
+                count = card_count(cards)
+                if count > widest:
+                    widest = count
+        if fast:
+            found = policy.fast_finish(hand, last, reversed_order, style, others, widest)
+            if found >= 0:
+                return found
+        elif card_count(hand) <= SURE_WIN_HAND:
+            won = sure_win(
+                round_.rules,
+                hand,
+                round_.legal_moves(),
+                last,
+                reversed_order,
+                others,
+                budget=200,
+                holders=[
+                    (others, 0, card_count(held[o]))
+                    for o in range(players)
+                    if o != seat and held[o]
+                ],
+            )
+            if won is not None:
+                return won
+    if last is None:
+        fewest = 99
+        for other in range(players):
+            if other != seat and held[other]:
+                count = card_count(held[other])
+                if count < fewest:
+                    fewest = count
+        if fast:
+            return policy.fast_lead(hand, reversed_order, style, fewest)
+        return policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
+    last_count = card_count(held[round_.last_seat])
+    if fast:
+        return policy.fast_follow(hand, last, reversed_order, style, last_count)
+    legal = round_.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    return policy.follow_play(hand, legal, reversed_order, style, last_count, last)

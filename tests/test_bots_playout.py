@@ -1,0 +1,79 @@
+"""The hard bot's playouts (R30): every seat finishes a sure line first, as the normal bot does."""
+
+from __future__ import annotations
+
+import random
+
+from cardverse.bots import playout
+from cardverse.bots.endgame import sure_win
+from cardverse.bots.policy import Style, fast_finish
+from cardverse.engine import PASS, Game, Round, Rules
+from cardverse.engine.cards import JOKER_MASK, parse_cards
+from cardverse.engine.movegen import legal_plays
+
+
+def cards(text: str) -> int:
+    return parse_cards(text.split())
+
+
+def _finish_cases(
+    seed: int, count: int
+) -> list[tuple[Rules, int, int | None, bool, int, list[int]]]:
+    """(rules, hand, play on top, order reversed, others' cards, others' hand sizes) taken from
+    random games under the options the fast path covers (sets only, no house rule)."""
+    rng = random.Random(seed)
+    cases = []
+    index = 0
+    while len(cases) < count:
+        rules = Rules.make(
+            "standard",
+            players=rng.randint(3, 6),
+            revolution=rng.random() < 0.6,
+            eight_stop=rng.random() < 0.4,
+            equal_plays=rng.random() < 0.5,
+            jokers=rng.choice([0, 0, 1, 2]),
+        )
+        round_ = Game(rules, seed=1000 + index).round
+        index += 1
+        assert round_ is not None
+        while round_.turn >= 0:
+            seat = round_.turn
+            hand = round_.hands[seat]
+            if hand.bit_count() <= 8 and not hand & JOKER_MASK:
+                others = 0
+                sizes = []
+                for other, held in enumerate(round_.hands):
+                    if other != seat and held:
+                        others |= held
+                        sizes.append(held.bit_count())
+                cases.append((rules, hand, round_.last_move, round_.revolution, others, sizes))
+            round_.apply_unchecked(rng.choice(round_.legal_moves()))
+    return cases
+
+
+def test_R30_playout_finishing_lines_are_the_sure_wins_of_the_exact_search() -> None:
+    """The rank-count check finds a line exactly when :func:`sure_win` (which lists the plays)
+    does, given what the seat knows: the others' cards together and their hand sizes."""
+    found = 0
+    cases = _finish_cases(7, 2500)
+    for rules, hand, last, revolution, others, sizes in cases:
+        style = Style.of(rules)
+        move = fast_finish(hand, last, revolution, style, others, max(sizes))
+        plays = legal_plays(hand, last, revolution, rules.equal_plays, False)
+        if last is not None:
+            plays.append(PASS)
+        holders = [(others, 0, size) for size in sizes]
+        exact = sure_win(rules, hand, plays, last, revolution, others, 100000, holders)
+        assert (move >= 0) == (exact is not None), (rules.to_dict(), hex(hand), last, revolution)
+        if move >= 0:
+            found += 1
+            assert move in plays
+    assert found > 100  # the positions hold lines to find, not only hands without one
+
+
+def test_R30_playout_seat_clears_with_a_2_then_goes_out() -> None:
+    """On an 8, the rules of thumb would cover with the queen; the line is the 2, then the queen."""
+    rules = Rules.make("cardverse", players=3)
+    round_ = Round(rules, [cards("4D 4H KC 8C"), cards("QS 2S"), cards("6D 7H")], 0)
+    round_.apply(cards("8C"))
+    assert playout.next_move(round_, Style.of(rules)) == cards("2S")
