@@ -516,6 +516,16 @@ def has_four(hand: int) -> bool:
     return bool(hand & (hand >> 1) & (hand >> 2) & (hand >> 3) & FOUR_BITS)
 
 
+def _ranks_that_cover(rank: int, revolution: bool, equal: bool) -> tuple[int, int, int]:
+    """The ranks a set of ``rank`` can be covered by, as (first, step, count): higher ranks in
+    the normal order, lower in a revolution, and ``rank`` itself when equal plays are allowed."""
+    if revolution:
+        first = rank if equal else rank - 1
+        return first, -1, first + 1
+    first = rank if equal else rank + 1
+    return first, 1, NUM_RANKS - first
+
+
 def _holds(
     rank: int, size: int, revolution: bool, eight: bool, equal: bool, others: int, widest: int
 ) -> bool:
@@ -528,12 +538,7 @@ def _holds(
     jokers = (others & JOKER_MASK).bit_count()
     if jokers >= size:
         return False  # an all-joker set outranks every natural set of its size (R5)
-    if revolution:
-        first, step = (rank if equal else rank - 1), -1
-        steps = first + 1
-    else:
-        first, step = (rank if equal else rank + 1), 1
-        steps = NUM_RANKS - first
+    first, step, steps = _ranks_that_cover(rank, revolution, equal)
     for index in range(steps):
         count = NIBBLE_COUNT[(others >> ((first + index * step) << 2)) & 15]
         if count and count + jokers >= size:
@@ -616,12 +621,7 @@ def fast_finish(
                 unsafe += 1
                 if unsafe > 2 and not fours:
                     return -1  # one cover takes at most one group that does not keep the lead
-    if revolution:
-        first, step = (old if equal else old - 1), -1
-        steps = first + 1
-    else:
-        first, step = (old if equal else old + 1), 1
-        steps = NUM_RANKS - first
+    first, step, steps = _ranks_that_cover(old, revolution, equal)
     for index in range(steps):
         rank = first + index * step
         shift = rank << 2

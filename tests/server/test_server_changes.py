@@ -57,6 +57,26 @@ def _send(table: Table, conn: KeepingConn, message: dict[str, Any]) -> None:
     table.handle(conn, parse_client_message(json.dumps(message)))
 
 
+def _service(tmp_path: Path, turn_timer: float | None = None) -> TableService:
+    """A table service with no timers but ``turn_timer``, and computer players in-process."""
+    settings = Settings(
+        data_dir=tmp_path, turn_timer=turn_timer, grace=None, bot_delay=0, round_pause=0
+    )
+    settings.bot_processes = 0
+    return TableService(settings)
+
+
+def _hosted_game(service: TableService) -> tuple[Table, KeepingConn]:
+    """A standard 4-player game started by its host (seat 0) with computer players (seq 1-3)."""
+    table, token = service.create("Ann", {"preset": "standard", "players": 4})
+    host = KeepingConn()
+    table.attach(host)
+    _send(table, host, {"type": "join", "token": token, "seq": 1})
+    _send(table, host, {"type": "add_bot", "seq": 2, "level": "easy"})
+    _send(table, host, {"type": "start", "seq": 3})
+    return table, host
+
+
 OPTIONS: list[dict[str, Any]] = [
     {"preset": "standard", "players": 4, "rounds": 3},
     {"preset": "cardverse", "players": 5, "rounds": 3},
@@ -78,11 +98,7 @@ def test_R26_changes_applied_make_the_engines_view(tmp_path: Path, options: dict
     violations = STATS["violations"]
 
     async def body() -> None:
-        settings = Settings(
-            data_dir=tmp_path, turn_timer=None, grace=None, bot_delay=0, round_pause=0
-        )
-        settings.bot_processes = 0
-        service = TableService(settings)
+        service = _service(tmp_path)
         table, token = service.create("Ann", options)
         players = table.rules.players
         conns = [KeepingConn() for _ in range(players)]
@@ -146,17 +162,8 @@ def test_R26_changes_applied_make_the_engines_view(tmp_path: Path, options: dict
 
 def test_a_connection_out_of_step_gets_the_full_state(tmp_path: Path) -> None:
     async def body() -> None:
-        settings = Settings(
-            data_dir=tmp_path, turn_timer=None, grace=None, bot_delay=0, round_pause=0
-        )
-        settings.bot_processes = 0
-        service = TableService(settings)
-        table, token = service.create("Ann", {"preset": "standard", "players": 4})
-        host = KeepingConn()
-        table.attach(host)
-        _send(table, host, {"type": "join", "token": token, "seq": 1})
-        _send(table, host, {"type": "add_bot", "seq": 2, "level": "easy"})
-        _send(table, host, {"type": "start", "seq": 3})
+        service = _service(tmp_path)
+        table, host = _hosted_game(service)
         assert host.frames[-1]["type"] == "state" and host.frames[-1]["log"] is not None
         # The connection lost track (as if a frame had gone missing): the next change is
         # told to it as a full state, with the round's log.
@@ -186,17 +193,8 @@ def test_R26_a_withheld_change_is_followed_by_full_states(
     from cardverse.server.viewfilter import Shared
 
     async def body() -> None:
-        settings = Settings(
-            data_dir=tmp_path, turn_timer=None, grace=None, bot_delay=0, round_pause=0
-        )
-        settings.bot_processes = 0
-        service = TableService(settings)
-        table, token = service.create("Ann", {"preset": "standard", "players": 4})
-        host = KeepingConn()
-        table.attach(host)
-        _send(table, host, {"type": "join", "token": token, "seq": 1})
-        _send(table, host, {"type": "add_bot", "seq": 2, "level": "easy"})
-        _send(table, host, {"type": "start", "seq": 3})
+        service = _service(tmp_path)
+        table, host = _hosted_game(service)
         real_share = tables.share
         # The filter finds something wrong with a change's shared part: nobody gets it ...
         monkeypatch.setattr(tables, "share", lambda text, *a, **k: Shared(text, False))
@@ -229,11 +227,7 @@ def test_a_join_racing_a_change_sends_one_full_state(tmp_path: Path, alone: bool
     next change reaches it as a ``change``."""
 
     async def body() -> None:
-        settings = Settings(
-            data_dir=tmp_path, turn_timer=60.0, grace=None, bot_delay=0, round_pause=0
-        )
-        settings.bot_processes = 0
-        service = TableService(settings)
+        service = _service(tmp_path, turn_timer=60.0)
         table, token = service.create("Ann", {"preset": "standard", "players": 4})
         conns = [KeepingConn() for _ in range(4)]
         for conn in conns:
