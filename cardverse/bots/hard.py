@@ -70,6 +70,7 @@ SEAT_MODELS = False  # score the opponent models of :mod:`.models` per seat in t
 PLAYOUT_MODELS = "none"  # who plays the others in the playouts: none (the policy), best, sample
 PLAYOUT_MODEL_CHOICES = ("none", "best", "sample")
 UNEXPLAINED = 1.0  # a seat whose best model misses more than this share of its actions: uniform
+DECISIVE = 0.0  # "best" plays a seat by its likeliest model only with this posterior or more
 CHAINS = 1  # independent Metropolis chains for the pool of deals
 THIN = 1  # chain states per kept deal
 TREE = True  # search a tree over the bot's own later decisions (ISMCTS), not only the root
@@ -96,6 +97,7 @@ class HardBot(BotBase):
         seat_models: bool = SEAT_MODELS,
         playout_models: str = PLAYOUT_MODELS,
         unexplained: float = UNEXPLAINED,
+        decisive: float = DECISIVE,
         chains: int = CHAINS,
         thin: int = THIN,
     ) -> None:
@@ -120,6 +122,7 @@ class HardBot(BotBase):
         self.seat_models = seat_models or playout_models != "none"
         self.playout_models = playout_models
         self.unexplained = unexplained
+        self.decisive = decisive  # "best": a seat's model only with this posterior, else policy
         self.chains = chains  # independent Metropolis chains sharing the pool of deals
         self.thin = thin  # and one chain state kept in so many
         self.last_deals: PlausibleDeals | None = None  # the last search's deals (for tests)
@@ -192,6 +195,7 @@ class HardBot(BotBase):
             chains=self.chains,
             thin=self.thin,
             unexplained=self.unexplained,
+            decisive=self.decisive,
         )
         self.last_deals = deals
         return self._search(view, deals, template, candidates, style, start)

@@ -332,7 +332,8 @@ class PlausibleDeals:
     (the seat's posterior over the models, :attr:`posteriors`); from then on each seat is
     weighed by its own posterior mixture, or not at all (uniform) when even its best model
     misses more than ``unexplained`` of its actions. :attr:`seat_model` is each seat's most
-    likely model (for the playouts). ``chains`` independent chains (each with its own burn-in)
+    likely model (for the playouts) when its posterior is at least ``decisive``, else the
+    policy. ``chains`` independent chains (each with its own burn-in)
     share the pool, and ``thin`` keeps one state in so many.
     """
 
@@ -350,6 +351,7 @@ class PlausibleDeals:
         seat_models: bool = False,
         chains: int = 1,
         unexplained: float = 1.0,
+        decisive: float = 0.0,
     ) -> None:
         self.knowledge = knowledge
         self.rng = rng
@@ -400,7 +402,9 @@ class PlausibleDeals:
                         for s in others:
                             _accumulate(shares[s], missed[s], misses[s], mixes[s], surprise)
                         if local == burn_in:
-                            self._judge(evidence, others, shares, missed, scored, unexplained)
+                            self._judge(
+                                evidence, others, shares, missed, scored, unexplained, decisive
+                            )
                             mixes = [self.posteriors[s] for s in range(players)]
                             for s in others:
                                 if not self.explained[s]:
@@ -464,6 +468,7 @@ class PlausibleDeals:
         missed: list[list[float]],
         scored: int,
         unexplained: float,
+        decisive: float,
     ) -> None:
         """Each seat's posterior over the models from the burn-in's averages, its most likely
         model, and whether that model explains enough of its actions."""
@@ -476,7 +481,7 @@ class PlausibleDeals:
             posterior = tuple(share / total for share in shares[s])
             best = max(range(len(posterior)), key=lambda m: (posterior[m], -m))
             posteriors[s] = posterior
-            best_models[s] = best
+            best_models[s] = best if posterior[best] >= decisive else SENSIBLE
             actions = evidence.actions(s)
             if actions and missed[s][best] / scored > unexplained * actions:
                 self.explained[s] = False
