@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -115,6 +116,10 @@ def test_R30_a_seat_no_model_explains_is_sampled_uniformly() -> None:
     assert not all(strict.explained[s] for s in knowledge.others())
 
 
+def _phase(game: Game) -> Phase:
+    return game.phase
+
+
 def _round_two_view(seed: int) -> tuple[Game, PlayerView] | None:
     """The view of a seat early in round 2 (after the exchange: pins and caps)."""
     rules = Rules.make("cardverse", rounds=2)
@@ -126,12 +131,12 @@ def _round_two_view(seed: int) -> tuple[Game, PlayerView] | None:
         game.apply(bots[seat].choose(player_view(game, seat)), seat)
     game.start_next_round()
     for _ in range(8):
-        if game.phase is not Phase.PLAY and game.phase is not Phase.EXCHANGE:
+        if _phase(game) not in (Phase.PLAY, Phase.EXCHANGE):
             return None
         seat = game.turn
         assert seat is not None
         game.apply(bots[seat].choose(player_view(game, seat)), seat)
-    if game.phase is not Phase.PLAY:
+    if _phase(game) is not Phase.PLAY:
         return None
     seat = game.turn
     assert seat is not None
@@ -234,9 +239,11 @@ def test_R30_playouts_play_each_seat_by_its_model() -> None:
 
 def test_R30_hard_with_opponent_models_plays_legal_whole_games() -> None:
     rules = Rules.make("cardverse")
-    for seed, options in enumerate(
-        [{"playout_models": "best"}, {"playout_models": "sample", "chains": 2, "thin": 2}]
-    ):
+    variants: list[dict[str, Any]] = [
+        {"playout_models": "best", "decisive": 0.7},
+        {"playout_models": "sample", "chains": 2, "thin": 2},
+    ]
+    for seed, options in enumerate(variants):
         game = Game(rules, seed=seed)
         bots: list[Bot] = [HardBot(seed=seed, playouts=60, strict=True, **options)] + [
             NormalBot() for _ in range(3)
