@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardverse.bots import playout
+from cardverse.bots import playout, policy
 from cardverse.bots.endgame import sure_win
 from cardverse.bots.policy import Style, fast_finish
 from cardverse.engine import PASS, Game, Round, Rules
@@ -77,3 +77,45 @@ def test_R30_playout_seat_clears_with_a_2_then_goes_out() -> None:
     round_ = Round(rules, [cards("4D 4H KC 8C"), cards("QS 2S"), cards("6D 7H")], 0)
     round_.apply(cards("8C"))
     assert playout.next_move(round_, Style.of(rules)) == cards("2S")
+
+
+def _holds_by_scan(
+    rank: int, size: int, revolution: bool, eight: bool, equal: bool, others: int, widest: int
+) -> bool:
+    """The definition of a set that keeps the lead, rank by rank: it clears (R14), or no other
+    hand is wide enough, or no rank that covers it has enough of the others' cards (R5, R10)."""
+    if rank == (0 if revolution else 12) or (eight and rank == 5):
+        return True
+    if widest < size:
+        return True
+    jokers = (others & JOKER_MASK).bit_count()
+    if jokers >= size:
+        return False
+    for other in range(13):
+        beats = other < rank if revolution else other > rank
+        if beats or (equal and other == rank):
+            count = ((others >> (other * 4)) & 15).bit_count()
+            if count and count + jokers >= size:
+                return False
+    return True
+
+
+def test_R30_playout_lead_keeping_check_matches_the_rank_by_rank_definition() -> None:
+    """The playouts judge a set by the others' rank counts taken all at once
+    (:func:`policy.rank_nibble_counts`); the answer is the rank-by-rank one for every set."""
+    rng = random.Random(3)
+    for _ in range(3000):
+        others = 0
+        for card in rng.sample(range(54), rng.randint(0, 30)):
+            others |= 1 << card
+        counts = policy.rank_nibble_counts(others)
+        jokers = (others & JOKER_MASK).bit_count()
+        widest = rng.randint(1, 12)
+        for rank in range(13):
+            for size in range(1, 5):
+                revolution = rng.random() < 0.5
+                eight = rng.random() < 0.5
+                equal = rng.random() < 0.5
+                expected = _holds_by_scan(rank, size, revolution, eight, equal, others, widest)
+                got = policy._keeps(rank, size, revolution, eight, equal, counts, jokers, widest)
+                assert got == expected, (hex(others), rank, size, revolution, eight, equal)
