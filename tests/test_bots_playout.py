@@ -10,6 +10,7 @@ from cardverse.bots.policy import Style, fast_finish
 from cardverse.engine import PASS, Game, Round, Rules
 from cardverse.engine.cards import JOKER_MASK, parse_cards
 from cardverse.engine.movegen import legal_plays
+from cardverse.engine.plays import play_info
 
 
 def cards(text: str) -> int:
@@ -119,3 +120,19 @@ def test_R30_playout_lead_keeping_check_matches_the_rank_by_rank_definition() ->
                 expected = _holds_by_scan(rank, size, revolution, eight, equal, others, widest)
                 got = policy._keeps(rank, size, revolution, eight, equal, counts, jokers, widest)
                 assert got == expected, (hex(others), rank, size, revolution, eight, equal)
+
+
+def test_R30_playout_reads_a_set_played_as_the_engine_does() -> None:
+    """:func:`policy.set_shape` gives the rank and size the engine's analysis of the play gives
+    (R5: a joker stands for the set's rank; a set of jokers only has none)."""
+    rng = random.Random(4)
+    for _ in range(2000):
+        rank = rng.randrange(13)
+        naturals = rng.sample(range(rank * 4, rank * 4 + 4), rng.randint(0, 4))
+        jokers = rng.sample([52, 53], rng.randint(0 if naturals else 1, min(2, 4 - len(naturals))))
+        move = 0
+        for card in naturals + jokers:
+            move |= 1 << card
+        info = play_info(move)
+        expected = (-1 if info.all_jokers else info.rank, info.size)
+        assert policy.set_shape(move) == expected, hex(move)

@@ -376,6 +376,19 @@ def _take(nibble: int, size: int) -> int:
     return out
 
 
+def set_shape(move: int) -> tuple[int, int]:
+    """(rank, size) of a set (straights off), rank -1 for a set of jokers only. A joker-free set
+    is read from its cards (one rank's nibble), which is cheaper than the cache of plays."""
+    cards = move & CARDS_MASK
+    if not cards & JOKER_MASK:
+        for rank in range(NUM_RANKS):
+            nibble = (cards >> (rank << 2)) & 15
+            if nibble:
+                return rank, NIBBLE_COUNT[nibble]
+    info = play_info(move)
+    return (-1 if info.all_jokers else info.rank), info.size
+
+
 def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> int:
     """:func:`lead_play` for a joker-free hand with straights off (in one pass over the ranks,
     keeping the few groups it may choose rather than lists of them)."""
@@ -438,11 +451,9 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
 
 def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_count: int) -> int:
     """:func:`follow_play` for a joker-free hand with straights off (the trick is a set)."""
-    info = play_info(last_move)
-    if info.all_jokers:
+    old, size = set_shape(last_move)
+    if old < 0:
         return PASS
-    size = info.size
-    old = info.rank
     # The ranks that beat ``old``, weakest first, as a counted loop (compiled, a stored range
     # would be iterated as Python objects).
     if revolution:
@@ -651,11 +662,9 @@ def fast_finish(
         counts = rank_nibble_counts(others)
         jokers = NIBBLE_COUNT[(others >> 52) & 3]
         return _lead_line(hand, revolution, eight, equal, flips, counts, jokers, widest)
-    info = play_info(last_move)
-    if info.all_jokers:
+    old, size = set_shape(last_move)
+    if old < 0:
         return -1
-    size = info.size
-    old = info.rank
     first, step, steps = _ranks_that_cover(old, revolution, equal)
     # No group that covers the trick: no line (a pass is never the first play of one).
     covers = False
