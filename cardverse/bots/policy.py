@@ -380,11 +380,15 @@ def set_shape(move: int) -> tuple[int, int]:
     """(rank, size) of a set (straights off), rank -1 for a set of jokers only. A joker-free set
     is read from its cards (one rank's nibble), which is cheaper than the cache of plays."""
     cards = move & CARDS_MASK
-    if not cards & JOKER_MASK:
-        for rank in range(NUM_RANKS):
-            nibble = (cards >> (rank << 2)) & 15
-            if nibble:
-                return rank, NIBBLE_COUNT[nibble]
+    if cards and not cards & JOKER_MASK:
+        rank = 0
+        while not cards & 0xFFF:  # three ranks at a time, then one
+            cards >>= 12
+            rank += 3
+        while not cards & 15:
+            cards >>= 4
+            rank += 1
+        return rank, NIBBLE_COUNT[cards & 15]
     info = play_info(move)
     return (-1 if info.all_jokers else info.rank), info.size
 
