@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardverse.bots import playout, policy
 from cardverse.bots.endgame import sure_win
+from cardverse.bots.hard import HardBot
 from cardverse.bots.policy import Style, fast_finish
 from cardverse.engine import PASS, Game, Round, Rules
 from cardverse.engine.cards import JOKER_MASK, parse_cards
@@ -136,3 +139,26 @@ def test_R30_playout_reads_a_set_played_as_the_engine_does() -> None:
         info = play_info(move)
         expected = (-1 if info.all_jokers else info.rank, info.size)
         assert policy.set_shape(move) == expected, hex(move)
+
+
+def test_R30_playout_option_block_spends_a_control_on_a_player_with_one_card() -> None:
+    """``HardBot(playout_block=...)``: in playouts the chosen seats, following a player left with
+    one card, spend their cheapest control (here the 2, R14) where the rules of thumb pass."""
+    rules = Rules.make("cardverse", players=4)
+    style = Style.of(rules)
+    hand = cards("4D 6H 9C 2S")
+    top = cards("KC")
+    assert policy.fast_follow(hand, top, False, style, 1) == PASS
+    assert policy.fast_follow(hand, top, False, style, 1, block=True) == cards("2S")
+    assert policy.fast_follow(hand, top, False, style, 2, block=True) == PASS
+    legal = [*legal_plays(hand, top, False, rules.equal_plays, False), PASS]
+    assert policy.follow_play(hand, legal, False, style, 1, top) == PASS
+    assert policy.follow_play(hand, legal, False, style, 1, top, block=True) == cards("2S")
+    round_ = Round(rules, [cards("KC 3C"), hand, cards("5C 5D"), cards("7S 8S")], 0)
+    round_.apply(top)
+    assert playout.next_move(round_, style) == PASS
+    assert playout.next_move(round_, style._replace(block_seat=1)) == cards("2S")
+    assert playout.next_move(round_, style._replace(block_seat=-2)) == cards("2S")
+    assert playout.next_move(round_, style._replace(block_seat=2)) == PASS
+    with pytest.raises(ValueError, match="playout_block"):
+        HardBot(playout_block="sometimes")

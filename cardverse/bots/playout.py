@@ -129,9 +129,10 @@ def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: boo
             return policy.fast_lead(hand, reversed_order, style, fewest)
         return policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
     last_count = _few(held[round_.last_seat])
+    block = style.block_seat == seat or style.block_seat == -2
     if fast:
-        return policy.fast_follow(hand, last, reversed_order, style, last_count)
+        return policy.fast_follow(hand, last, reversed_order, style, last_count, block)
     legal = round_.legal_moves()
     if len(legal) == 1:
         return legal[0]
-    return policy.follow_play(hand, legal, reversed_order, style, last_count, last)
+    return policy.follow_play(hand, legal, reversed_order, style, last_count, last, block)

@@ -58,6 +58,9 @@ class Style(NamedTuple):
     spade_three: bool = False
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
     plain: bool = True  # no house rule of section 10 is in force
+    #: the hard bot's playouts only: the seat (-2: every seat, -1: none) that, following, spends
+    #: a control card on a player about to go out (one card left), whatever it leaves
+    block_seat: int = -1
 
     @staticmethod
     def of(rules: Rules) -> Style:
@@ -235,11 +238,13 @@ def follow_play(
     style: Style,
     last_count: int,
     top: int | None = None,
+    block: bool = False,
 ) -> int:
     """The policy's answer to a trick in progress (``legal`` ends with the pass).
 
     ``last_count`` is how many cards the player on top of the trick still holds; ``top`` is the
-    play on top (for the spade three and forbidden finishes).
+    play on top (for the spade three and forbidden finishes). With ``block`` (playouts only,
+    :attr:`Style.block_seat`), it spends its cheapest control on a player with one card left.
     """
     if style.forbidden_finish:
         legal = [m for m in legal if m == PASS or not _forbidden(m, revolution, top, style, hand)]
@@ -287,6 +292,8 @@ def follow_play(
     weak_after, control_after = weak_groups(rank_counts(rest), revolution, style)
     control_after += (rest & JOKER_MASK).bit_count()
     if weak_after <= control_after + 1 or (last_count <= 2 and control_groups + jokers >= 2):
+        return cheapest
+    if block and last_count == 1:
         return cheapest
     return PASS
 
@@ -453,7 +460,14 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
     return weakest
 
 
-def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_count: int) -> int:
+def fast_follow(
+    hand: int,
+    last_move: int,
+    revolution: bool,
+    style: Style,
+    last_count: int,
+    block: bool = False,
+) -> int:
     """:func:`follow_play` for a joker-free hand with straights off (the trick is a set)."""
     old, size = set_shape(last_move)
     if old < 0:
@@ -516,6 +530,8 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
     # Spending part of a control group leaves it a control group; all of it, one fewer.
     control_after = control_groups - (1 if NIBBLE_COUNT[nibble] == size else 0)
     if weak <= control_after + 1 or (last_count <= 2 and control_groups >= 2):
+        return _take(nibble, size) << (rank << 2)
+    if block and last_count == 1:
         return _take(nibble, size) << (rank << 2)
     return PASS
 
