@@ -69,6 +69,8 @@ TREE = True  # search a tree over the bot's own later decisions (ISMCTS), not on
 TREE_EXPLORATION = 0.5  # UCB1's exploration constant below the root
 INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy's best few)
 WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits) candidates
+PLAYOUT_BLOCK = "none"  # in playouts, who spends a control on a player with one card: none,
+# the bot itself ("me") or every seat ("all") (policy.Style.block_seat)
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
 
 
@@ -86,6 +88,7 @@ class HardBot(BotBase):
         strict: bool = False,
         tree: bool = TREE,
         widening: float = WIDENING,
+        playout_block: str = PLAYOUT_BLOCK,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -95,6 +98,9 @@ class HardBot(BotBase):
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
         self.widening = widening  # progressive widening below the root (0: every arm at once)
+        if playout_block not in ("none", "me", "all"):
+            raise ValueError("playout_block is none, me or all")
+        self.playout_block = playout_block  # playouts: who blocks a player with one card
         self.playouts = playouts
         self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
         self.rng = random.Random(seed)
@@ -161,6 +167,8 @@ class HardBot(BotBase):
             burn_in=min(BURN_IN, pool),
             deadline=pool_deadline,
         )
+        if self.playout_block != "none":
+            style = style._replace(block_seat=view.seat if self.playout_block == "me" else -2)
         return self._search(view, deals, template, candidates, style, start)
 
     @staticmethod
