@@ -48,6 +48,7 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.engine_bench
+	$(BIN)/python -m bench.playout_bench
 	$(BIN)/python -m bench.cli_bench
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \

@@ -77,6 +77,8 @@ TREE = True  # search a tree over the bot's own later decisions (ISMCTS), not on
 TREE_EXPLORATION = 0.5  # UCB1's exploration constant below the root
 INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy's best few)
 WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits) candidates
+PLAYOUT_BLOCK = "none"  # in playouts, who spends a control on a player with one card: none,
+# the bot itself ("me") or every seat ("all") (policy.Style.block_seat)
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
 
 
@@ -100,6 +102,7 @@ class HardBot(BotBase):
         decisive: float = DECISIVE,
         chains: int = CHAINS,
         thin: int = THIN,
+        playout_block: str = PLAYOUT_BLOCK,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -126,6 +129,9 @@ class HardBot(BotBase):
         self.chains = chains  # independent Metropolis chains sharing the pool of deals
         self.thin = thin  # and one chain state kept in so many
         self.last_deals: PlausibleDeals | None = None  # the last search's deals (for tests)
+        if playout_block not in ("none", "me", "all"):
+            raise ValueError("playout_block is none, me or all")
+        self.playout_block = playout_block  # playouts: who blocks a player with one card
         self.playouts = playouts
         self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
         self.rng = random.Random(seed)
@@ -198,6 +204,8 @@ class HardBot(BotBase):
             decisive=self.decisive,
         )
         self.last_deals = deals
+        if self.playout_block != "none":
+            style = style._replace(block_seat=view.seat if self.playout_block == "me" else -2)
         return self._search(view, deals, template, candidates, style, start)
 
     @staticmethod

@@ -71,6 +71,17 @@ def next_move(round_: Round, style: policy.Style, models: tuple[int, ...] | None
     return _next_move(round_, style, style.fast_playouts, style.plain)
 
 
+def _few(cards: int) -> int:
+    """How many cards a hand holds, counted up to 5 only: the policy asks of the others' hand
+    sizes only whether they are below a set's size (1 to 4) or 1 or 2 cards, and a few steps of
+    clearing the lowest card are cheaper than counting every card."""
+    count = 0
+    while cards and count < 5:
+        cards &= cards - 1
+        count += 1
+    return count
+
+
 def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: bool) -> int:
     """:func:`next_move`, with the options it reads at every action taken out of ``style``
     (``fast_rules``: the fast path is legal; ``finish``: look for finishing lines)."""
@@ -86,21 +97,29 @@ def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: boo
         return policy.give_back(hand, legal)
     players = round_.players
     fast = fast_rules and not hand & JOKER_MASK
-    if finish and card_count(hand) <= FINISH_HAND:
+    size = card_count(hand)
+    fewest = -1  # the smallest of the others' hands, when counted
+    if finish and size <= FINISH_HAND and (fast or size <= SURE_WIN_HAND):
+        # The others' cards together and the widest of their hands (what a seat knows; sizes
+        # counted up to 5, all that the finishing lines and the rules of thumb read of them).
         others = 0
         widest = 0
+        fewest = 99
         for other in range(players):
             if other != seat:
                 cards = held[other]
-                others |= cards
-                count = card_count(cards)
-                if count > widest:
-                    widest = count
+                if cards:
+                    others |= cards
+                    count = _few(cards)
+                    if count > widest:
+                        widest = count
+                    if count < fewest:
+                        fewest = count
         if fast:
             found = policy.fast_finish(hand, last, reversed_order, style, others, widest)
             if found >= 0:
                 return found
-        elif card_count(hand) <= SURE_WIN_HAND:
+        else:
             won = sure_win(
                 round_.rules,
                 hand,
@@ -118,19 +137,21 @@ def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: boo
             if won is not None:
                 return won
     if last is None:
-        fewest = 99
-        for other in range(players):
-            if other != seat and held[other]:
-                count = card_count(held[other])
-                if count < fewest:
-                    fewest = count
+        if fewest < 0:
+            fewest = 99
+            for other in range(players):
+                if other != seat and held[other]:
+                    count = _few(held[other])
+                    if count < fewest:
+                        fewest = count
         if fast:
             return policy.fast_lead(hand, reversed_order, style, fewest)
         return policy.lead_play(hand, round_.legal_moves(), reversed_order, style, fewest)
-    last_count = card_count(held[round_.last_seat])
+    last_count = _few(held[round_.last_seat])
+    block = style.block_seat == seat or style.block_seat == -2
     if fast:
-        return policy.fast_follow(hand, last, reversed_order, style, last_count)
+        return policy.fast_follow(hand, last, reversed_order, style, last_count, block)
     legal = round_.legal_moves()
     if len(legal) == 1:
         return legal[0]
-    return policy.follow_play(hand, legal, reversed_order, style, last_count, last)
+    return policy.follow_play(hand, legal, reversed_order, style, last_count, last, block)

@@ -58,6 +58,9 @@ class Style(NamedTuple):
     spade_three: bool = False
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
     plain: bool = True  # no house rule of section 10 is in force
+    #: the hard bot's playouts only: the seat (-2: every seat, -1: none) that, following, spends
+    #: a control card on a player about to go out (one card left), whatever it leaves
+    block_seat: int = -1
 
     @staticmethod
     def of(rules: Rules) -> Style:
@@ -235,11 +238,13 @@ def follow_play(
     style: Style,
     last_count: int,
     top: int | None = None,
+    block: bool = False,
 ) -> int:
     """The policy's answer to a trick in progress (``legal`` ends with the pass).
 
     ``last_count`` is how many cards the player on top of the trick still holds; ``top`` is the
-    play on top (for the spade three and forbidden finishes).
+    play on top (for the spade three and forbidden finishes). With ``block`` (playouts only,
+    :attr:`Style.block_seat`), it spends its cheapest control on a player with one card left.
     """
     if style.forbidden_finish:
         legal = [m for m in legal if m == PASS or not _forbidden(m, revolution, top, style, hand)]
@@ -287,6 +292,8 @@ def follow_play(
     weak_after, control_after = weak_groups(rank_counts(rest), revolution, style)
     control_after += (rest & JOKER_MASK).bit_count()
     if weak_after <= control_after + 1 or (last_count <= 2 and control_groups + jokers >= 2):
+        return cheapest
+    if block and last_count == 1:
         return cheapest
     return PASS
 
@@ -376,14 +383,38 @@ def _take(nibble: int, size: int) -> int:
     return out
 
 
+def set_shape(move: int) -> tuple[int, int]:
+    """(rank, size) of a set (straights off), rank -1 for a set of jokers only. A joker-free set
+    is read from its cards (one rank's nibble), which is cheaper than the cache of plays."""
+    cards = move & CARDS_MASK
+    if cards and not cards & JOKER_MASK:
+        rank = 0
+        while not cards & 0xFFF:  # three ranks at a time, then one
+            cards >>= 12
+            rank += 3
+        while not cards & 15:
+            cards >>= 4
+            rank += 1
+        return rank, NIBBLE_COUNT[cards & 15]
+    info = play_info(move)
+    return (-1 if info.all_jokers else info.rank), info.size
+
+
 def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> int:
-    """:func:`lead_play` for a joker-free hand with straights off."""
+    """:func:`lead_play` for a joker-free hand with straights off (in one pass over the ranks,
+    keeping the few groups it may choose rather than lists of them)."""
     clear_rank = clearing_rank(revolution)
     eight = style.eight_stop
     four_control = style.revolution_rule
-    weak: list[tuple[int, int]] = []  # (strength, move), weakest first after sorting
-    control: list[tuple[int, int, int]] = []  # (rank, strength, size)
     groups = 0
+    fours = False
+    weak = 0  # groups that cannot take the lead back, and the ones of them the rules may lead
+    weakest, weakest_strength = -1, 99
+    strongest, strongest_strength = -1, -1
+    weakest_set, weakest_set_strength = -1, 99
+    controls = 0  # control groups, and the weakest of them (that clear, and at all), as ranks
+    low_clear, low_clear_strength = -1, 99
+    low_control, low_control_strength = -1, 99
     for rank in range(NUM_RANKS):
         nibble = (hand >> (rank << 2)) & 15
         if not nibble:
@@ -391,46 +422,56 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
         groups += 1
         size = NIBBLE_COUNT[nibble]
         strength = _rank_strength(rank, revolution)
-        if rank == clear_rank or (eight and rank == RANK_8) or (four_control and size == 4):
-            control.append((rank, strength, size))
-        else:
-            weak.append((strength, nibble << (rank << 2)))
+        clears = rank == clear_rank or (eight and rank == RANK_8)
+        if clears or (four_control and size == 4):
+            controls += 1
+            if size == 4:
+                fours = True
+            if strength < low_control_strength:
+                low_control, low_control_strength = rank, strength
+            if clears and strength < low_clear_strength:
+                low_clear, low_clear_strength = rank, strength
+            continue
+        weak += 1
+        move = nibble << (rank << 2)
+        if strength < weakest_strength:
+            weakest, weakest_strength = move, strength
+        if strength > strongest_strength:
+            strongest, strongest_strength = move, strength
+        if size > 1 and strength < weakest_set_strength:
+            weakest_set, weakest_set_strength = move, strength
     if groups == 1:
         return hand  # one group: go out
-    if four_control:
-        for rank, _, size in control:
-            if size == 4:
-                counts = rank_counts(hand)
-                if revolution_gain(counts, revolution, rank) > 0:
-                    return hand & (15 << (rank << 2))
-    if control and len(weak) <= 1:
-        clearing = [c for c in control if c[0] == clear_rank or (eight and c[0] == RANK_8)]
-        if clearing:
-            rank = min(clearing, key=lambda c: c[1])[0]
-            return hand & (15 << (rank << 2))
+    if four_control and fours:
+        # A revolution when the rest of the hand is stronger reversed (R15), lowest four first.
+        for rank in range(NUM_RANKS):
+            four = (hand >> (rank << 2)) & 15 == 15
+            if four and revolution_gain(rank_counts(hand), revolution, rank) > 0:
+                return hand & (15 << (rank << 2))
+    if controls and weak <= 1:
+        # Finish: clearing plays keep the lead, so they go first, then the last group (with no
+        # weak group left, the weakest control group).
+        if low_clear >= 0:
+            return hand & (15 << (low_clear << 2))
         if not weak:
-            rank = min(control, key=lambda c: c[1])[0]
-            return hand & (15 << (rank << 2))
-    if not weak:
-        clearing = [c for c in control if c[0] == clear_rank or (eight and c[0] == RANK_8)]
-        pool = clearing or control
-        rank = min(pool, key=lambda c: (c[1], -c[2]))[0]
-        return hand & (15 << (rank << 2))
+            return hand & (15 << (low_control << 2))
     if opponent_min == 1:
-        sets = [w for w in weak if w[1].bit_count() > 1]
-        if sets:
-            return min(sets)[1]
-        return max(weak)[1]
-    return min(weak)[1]
+        return weakest_set if weakest_set >= 0 else strongest
+    return weakest
 
 
-def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_count: int) -> int:
+def fast_follow(
+    hand: int,
+    last_move: int,
+    revolution: bool,
+    style: Style,
+    last_count: int,
+    block: bool = False,
+) -> int:
     """:func:`follow_play` for a joker-free hand with straights off (the trick is a set)."""
-    info = play_info(last_move)
-    if info.all_jokers:
+    old, size = set_shape(last_move)
+    if old < 0:
         return PASS
-    size = info.size
-    old = info.rank
     # The ranks that beat ``old``, weakest first, as a counted loop (compiled, a stored range
     # would be iterated as Python objects).
     if revolution:
@@ -443,7 +484,10 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
     eight = style.eight_stop
     four_control = style.revolution_rule and size == 4
     breaking = -1
-    controls: list[int] = []
+    # The cheapest control that covers: one that keeps the lead first, then the weakest.
+    control = -1
+    control_keeps = False
+    control_strength = 0
     for index in range(steps):
         rank = first + index * step
         shift = rank << 2
@@ -454,7 +498,14 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
         if count == size and nibble << shift == hand:
             return hand  # go out
         if rank == clear_rank or (eight and rank == RANK_8) or four_control:
-            controls.append(rank)
+            keeps = rank == clear_rank or (eight and rank == RANK_8)
+            strength = _rank_strength(rank, revolution)
+            if (
+                control < 0
+                or (keeps and not control_keeps)
+                or (keeps == control_keeps and strength < control_strength)
+            ):
+                control, control_keeps, control_strength = rank, keeps, strength
         elif count > size:
             if breaking < 0:
                 breaking = rank
@@ -462,7 +513,7 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
             return nibble << shift
     if breaking >= 0:
         return _take((hand >> (breaking << 2)) & 15, size) << (breaking << 2)
-    if not controls:
+    if control < 0:
         return PASS
     weak = 0
     control_groups = 0
@@ -474,24 +525,13 @@ def fast_follow(hand: int, last_move: int, revolution: bool, style: Style, last_
                 control_groups += 1
             else:
                 weak += 1
-
-    # The cheapest control: one that keeps the lead first, then the weakest (the first such).
-    rank = -1
-    best_keeps = False
-    best_strength = 0
-    for candidate in controls:
-        keeps = candidate == clear_rank or (eight and candidate == RANK_8)
-        strength = _rank_strength(candidate, revolution)
-        if (
-            rank < 0
-            or (keeps and not best_keeps)
-            or (keeps == best_keeps and strength < best_strength)
-        ):
-            rank, best_keeps, best_strength = candidate, keeps, strength
+    rank = control
     nibble = (hand >> (rank << 2)) & 15
     # Spending part of a control group leaves it a control group; all of it, one fewer.
     control_after = control_groups - (1 if NIBBLE_COUNT[nibble] == size else 0)
     if weak <= control_after + 1 or (last_count <= 2 and control_groups >= 2):
+        return _take(nibble, size) << (rank << 2)
+    if block and last_count == 1:
         return _take(nibble, size) << (rank << 2)
     return PASS
 
@@ -526,28 +566,67 @@ def _ranks_that_cover(rank: int, revolution: bool, equal: bool) -> tuple[int, in
     return first, 1, NUM_RANKS - first
 
 
-def _holds(
-    rank: int, size: int, revolution: bool, eight: bool, equal: bool, others: int, widest: int
+RANK_ONES = 0x1111111111111  # 1 in each rank's nibble (the 13 ranks of the natural cards)
+
+
+def rank_nibble_counts(cards: int) -> int:
+    """How many natural cards of each rank ``cards`` holds, as a number per 4-bit nibble (the
+    rank's own), counted for all ranks at once; :func:`_keeps` reads the others' cards so."""
+    naturals = cards & NATURAL_MASK
+    pairs = naturals - ((naturals >> 1) & 0x5555555555555)
+    return (pairs & 0x3333333333333) + ((pairs >> 2) & 0x3333333333333)
+
+
+def _keeps(
+    rank: int,
+    size: int,
+    revolution: bool,
+    eight: bool,
+    equal: bool,
+    counts: int,
+    jokers: int,
+    widest: int,
 ) -> bool:
-    """Whether a set of ``size`` cards of ``rank`` keeps the lead (see above); ``eight`` and
-    ``equal`` are the eight_stop and equal_plays options."""
+    """Whether a set of ``size`` (1 to 4) natural cards of ``rank`` keeps the lead (see above):
+    it clears the trick, no other hand is wide enough to cover it, or no set the others can make
+    outranks it (``counts``: :func:`rank_nibble_counts` of their cards, ``jokers`` of them
+    jokers). ``eight`` and ``equal`` are the eight_stop and equal_plays options."""
     if rank == clearing_rank(revolution) or (eight and rank == RANK_8):
         return True
     if widest < size:
         return True
-    jokers = (others & JOKER_MASK).bit_count()
     if jokers >= size:
         return False  # an all-joker set outranks every natural set of its size (R5)
-    first, step, steps = _ranks_that_cover(rank, revolution, equal)
-    for index in range(steps):
-        count = NIBBLE_COUNT[(others >> ((first + index * step) << 2)) & 15]
-        if count and count + jokers >= size:
-            return False
-    return True
+    # The ranks where the others hold at least ``size - jokers`` natural cards (at least one):
+    # the high bit of each such nibble, by adding 8 - needed to every count (0 to 4).
+    # (Constants, not ``(8 - needed) * RANK_ONES``: compiled, a product this wide is a slow
+    # Python multiplication.)
+    needed = size - jokers
+    if needed == 1:
+        makes = counts + 0x7777777777777
+    elif needed == 2:
+        makes = counts + 0x6666666666666
+    elif needed == 3:
+        makes = counts + 0x5555555555555
+    else:
+        makes = counts + 0x4444444444444
+    makes &= 0x8888888888888
+    if revolution:  # covered by a lower rank (or the same one, with equal plays)
+        below = (rank + 1 if equal else rank) << 2
+        return not makes & ((1 << below) - 1)
+    above = (rank if equal else rank + 1) << 2  # covered by a higher rank (or the same one)
+    return not makes >> above
 
 
 def _lead_line(
-    hand: int, revolution: bool, eight: bool, equal: bool, flips: bool, others: int, widest: int
+    hand: int,
+    revolution: bool,
+    eight: bool,
+    equal: bool,
+    flips: bool,
+    counts: int,
+    jokers: int,
+    widest: int,
 ) -> int:
     """The first play of a finishing line from the lead, or -1. Groups are judged weakest first,
     so that a hand without a line is told after its two weakest groups, as a rule."""
@@ -564,7 +643,7 @@ def _lead_line(
         size = NIBBLE_COUNT[nibble]
         if fours and size == 4:
             continue
-        if _holds(rank, size, revolution, eight, equal, others, widest):
+        if _keeps(rank, size, revolution, eight, equal, counts, jokers, widest):
             if held < 0:
                 held = nibble << (rank << 2)
         else:
@@ -576,17 +655,16 @@ def _lead_line(
     if not fours:
         return held
     if held >= 0:
-        return (
-            held
-            if _lead_line(hand & ~held, revolution, eight, equal, flips, others, widest) >= 0
-            else -1
-        )
+        rest = hand & ~held
+        line = _lead_line(rest, revolution, eight, equal, flips, counts, jokers, widest)
+        return held if line >= 0 else -1
     for rank in range(NUM_RANKS):
-        if NIBBLE_COUNT[(hand >> (rank << 2)) & 15] == 4 and _holds(
-            rank, 4, revolution, eight, equal, others, widest
+        if NIBBLE_COUNT[(hand >> (rank << 2)) & 15] == 4 and _keeps(
+            rank, 4, revolution, eight, equal, counts, jokers, widest
         ):
             four = 15 << (rank << 2)
-            if _lead_line(hand & ~four, not revolution, eight, equal, flips, others, widest) >= 0:
+            rest = hand & ~four
+            if _lead_line(rest, not revolution, eight, equal, flips, counts, jokers, widest) >= 0:
                 return four
     return -1
 
@@ -595,17 +673,29 @@ def fast_finish(
     hand: int, last_move: int | None, revolution: bool, style: Style, others: int, widest: int
 ) -> int:
     """The first play of a finishing line for a joker-free hand with straights off, or -1: sets
-    that keep the lead, ending with the last card (see above)."""
+    that keep the lead, ending with the last card (see above). Of ``widest`` (the largest of the
+    others' hand sizes) it reads only whether it is below 1 to 4: a count up to 5 will do."""
     eight = style.eight_stop
     equal = style.equal_plays
     flips = style.revolution_rule
     if last_move is None:
-        return _lead_line(hand, revolution, eight, equal, flips, others, widest)
-    info = play_info(last_move)
-    if info.all_jokers:
+        counts = rank_nibble_counts(others)
+        jokers = NIBBLE_COUNT[(others >> 52) & 3]
+        return _lead_line(hand, revolution, eight, equal, flips, counts, jokers, widest)
+    old, size = set_shape(last_move)
+    if old < 0:
         return -1
-    size = info.size
-    old = info.rank
+    first, step, steps = _ranks_that_cover(old, revolution, equal)
+    # No group that covers the trick: no line (a pass is never the first play of one).
+    covers = False
+    for index in range(steps):
+        if NIBBLE_COUNT[(hand >> ((first + index * step) << 2)) & 15] >= size:
+            covers = True
+            break
+    if not covers:
+        return -1
+    counts = rank_nibble_counts(others)
+    jokers = NIBBLE_COUNT[(others >> 52) & 3]
     fours = flips and has_four(hand)
     # The hand's groups (weakest first): how many, how many do not keep the lead.
     groups = 0
@@ -615,13 +705,12 @@ def fast_finish(
         count = NIBBLE_COUNT[(hand >> (rank << 2)) & 15]
         if count:
             groups += 1
-            if not (fours and count == 4) and not _holds(
-                rank, count, revolution, eight, equal, others, widest
+            if not (fours and count == 4) and not _keeps(
+                rank, count, revolution, eight, equal, counts, jokers, widest
             ):
                 unsafe += 1
                 if unsafe > 2 and not fours:
                     return -1  # one cover takes at most one group that does not keep the lead
-    first, step, steps = _ranks_that_cover(old, revolution, equal)
     for index in range(steps):
         rank = first + index * step
         shift = rank << 2
@@ -632,20 +721,21 @@ def fast_finish(
         move = _take(nibble, size) << shift
         if move == hand:
             return move
-        if not _holds(rank, size, revolution, eight, equal, others, widest):
+        if not _keeps(rank, size, revolution, eight, equal, counts, jokers, widest):
             continue
         if fours:
             after = revolution != (flips and size == 4)
-            if _lead_line(hand & ~move, after, eight, equal, flips, others, widest) >= 0:
+            rest = hand & ~move
+            if _lead_line(rest, after, eight, equal, flips, counts, jokers, widest) >= 0:
                 return move
             continue
         # No four: the order stays, so the rest's groups are judged as the hand's were.
         rest_groups = groups - (1 if count == size else 0)
         rest_unsafe = unsafe - (
-            0 if _holds(rank, count, revolution, eight, equal, others, widest) else 1
+            0 if _keeps(rank, count, revolution, eight, equal, counts, jokers, widest) else 1
         )
-        if count > size and not _holds(
-            rank, count - size, revolution, eight, equal, others, widest
+        if count > size and not _keeps(
+            rank, count - size, revolution, eight, equal, counts, jokers, widest
         ):
             rest_unsafe += 1
         if rest_groups <= 1 or rest_unsafe <= 1:
