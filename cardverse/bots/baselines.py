@@ -18,18 +18,17 @@ the arena fields them to measure the ``hard`` bot against players unlike its own
 from __future__ import annotations
 
 import random
-from itertools import pairwise
 
 from ..engine import DISCARD, GIVE, PASS, PlayerView
-from ..engine.cards import JOKER_MASK, NUM_RANKS, RANK_8
-from ..engine.order import clearing_rank, rank_strength, strength
-from ..engine.plays import CARDS_MASK, play_info
 from ..engine.rounds import Round
 from .base import BotBase
 from .easy import lowest_give, lowest_key
 from .knowledge import Knowledge
+from .models import plays_needed, structure_play
 from .normal import view_context
 from .positions import round_of_view
+
+__all__ = ["BASELINES", "FlatMonteCarloBot", "StructureBot", "make_baseline", "plays_needed"]
 
 BASELINES: tuple[str, ...] = ("montecarlo", "structure")
 DEFAULT_PLAYOUTS = 300
@@ -84,49 +83,7 @@ class FlatMonteCarloBot(BotBase):
         return legal[best]
 
 
-# -- the structure-keeping heuristic -------------------------------------------------------------
-
-
-def _is_control(move: int, revolution: bool, eight_stop: bool) -> bool:
-    if move & JOKER_MASK:
-        return True
-    info = play_info(move)
-    if info.straight:
-        return eight_stop and info.has_eight
-    return info.rank == clearing_rank(revolution) or (eight_stop and info.rank == RANK_8)
-
-
-def plays_needed(hand: int, straights: bool) -> int:
-    """How many plays empty ``hand`` at least: one per rank group, jokers joining a group; with
-    straights, runs of three or more single ranks of one suit count as one play."""
-    naturals = hand & ~JOKER_MASK
-    groups = 0
-    singles: list[int] = []
-    for rank in range(NUM_RANKS):
-        nibble = (naturals >> (rank << 2)) & 15
-        if nibble:
-            groups += 1
-            if nibble.bit_count() == 1:
-                singles.append(rank << 2 | (nibble.bit_length() - 1))
-    if straights and len(singles) >= 3:
-        by_suit: dict[int, list[int]] = {}
-        for card in singles:
-            by_suit.setdefault(card & 3, []).append(card >> 2)
-        for ranks in by_suit.values():
-            ranks.sort()
-            run = 1
-            for a, b in pairwise(ranks):
-                if b == a + 1:
-                    run += 1
-                else:
-                    if run >= 3:
-                        groups -= run - 1
-                    run = 1
-            if run >= 3:
-                groups -= run - 1
-    if not groups:
-        return 1 if hand & JOKER_MASK else 0
-    return groups
+# -- the structure-keeping heuristic: its rules are :func:`.models.structure_play` ----------------
 
 
 class StructureBot(BotBase):
@@ -142,59 +99,17 @@ class StructureBot(BotBase):
         if legal[0] & (GIVE | DISCARD):
             return lowest_give(view)
         rules = view.rules
-        revolution = view.reversed_order
-        eight = rules.eight_stop
-        straights = rules.straights
-        hand = view.hand
         last_move, opponent_min, last_count = view_context(view)
-        plays = [m for m in legal if m != PASS]
-        for move in plays:
-            if move & CARDS_MASK == hand:
-                return move
-        if not plays:
-            return PASS
-
-        def shape(move: int) -> tuple[int, int, int, int]:
-            rest = hand & ~(move & CARDS_MASK)
-            return (
-                plays_needed(rest, straights),
-                1 if _is_control(move, revolution, eight) else 0,
-                strength(move, revolution),
-                -(move & CARDS_MASK).bit_count(),
-            )
-
-        if last_move is None:
-            plain = [m for m in plays if not _is_control(m, revolution, eight)]
-            if opponent_min == 1:
-                sets = [m for m in plain if (m & CARDS_MASK).bit_count() > 1]
-                if sets:
-                    plain = sets
-            pool = plain or plays
-            # Whole groups first (the fewest plays left), then the weakest.
-            return min(
-                pool,
-                key=lambda m: (
-                    plays_needed(hand & ~(m & CARDS_MASK), straights),
-                    _weakest(m, revolution),
-                    -(m & CARDS_MASK).bit_count(),
-                ),
-            )
-        best = min(plays, key=shape)
-        needed_now = plays_needed(hand, straights)
-        if _is_control(best, revolution, eight):
-            if needed_now <= 3 or last_count <= 2:
-                return best
-            return PASS
-        if shape(best)[0] > needed_now and needed_now > 2:
-            return PASS  # every cover breaks a group: wait for a better trick
-        return best
-
-
-def _weakest(move: int, revolution: bool) -> int:
-    info = play_info(move)
-    if info.all_jokers:
-        return 99
-    return rank_strength(info.bottom if info.straight else info.rank, revolution)
+        return structure_play(
+            view.hand,
+            legal,
+            last_move is None,
+            view.reversed_order,
+            rules.eight_stop,
+            rules.straights,
+            opponent_min,
+            last_count,
+        )
 
 
 def make_baseline(kind: str, *, seed: int | None = None, playouts: int | None = None) -> BotBase:

@@ -39,6 +39,7 @@ from . import policy
 from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
+from .models import SENSIBLE
 from .normal import plain_sure_win, view_context
 from .playout import next_move, play_out
 from .positions import round_of_view
@@ -65,6 +66,13 @@ TIE = 1e-9  # means closer than this are a tie, broken by the policy's preferenc
 STOP_MIN = 1500  # time-limited, playouts before the search may stop on a clear winner
 STOP_EVERY = 250  # and how often it checks
 STOP_Z = 4.0  # a clear winner: its mean this many standard errors above every other's
+SEAT_MODELS = False  # score the opponent models of :mod:`.models` per seat in the inference
+PLAYOUT_MODELS = "none"  # who plays the others in the playouts: none (the policy), best, sample
+PLAYOUT_MODEL_CHOICES = ("none", "best", "sample")
+UNEXPLAINED = 1.0  # a seat whose best model misses more than this share of its actions: uniform
+DECISIVE = 0.0  # "best" plays a seat by its likeliest model only with this posterior or more
+CHAINS = 1  # independent Metropolis chains for the pool of deals
+THIN = 1  # chain states per kept deal
 TREE = True  # search a tree over the bot's own later decisions (ISMCTS), not only the root
 TREE_EXPLORATION = 0.5  # UCB1's exploration constant below the root
 INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy's best few)
@@ -88,16 +96,39 @@ class HardBot(BotBase):
         strict: bool = False,
         tree: bool = TREE,
         widening: float = WIDENING,
+        seat_models: bool = SEAT_MODELS,
+        playout_models: str = PLAYOUT_MODELS,
+        unexplained: float = UNEXPLAINED,
+        decisive: float = DECISIVE,
+        chains: int = CHAINS,
+        thin: int = THIN,
         playout_block: str = PLAYOUT_BLOCK,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
         if time_limit is not None and time_limit <= 0:
             raise ValueError("time_limit must be positive")
+        if playout_models not in PLAYOUT_MODEL_CHOICES:
+            raise ValueError(
+                f"playout_models must be one of {', '.join(PLAYOUT_MODEL_CHOICES)}, "
+                f"not {playout_models!r}"
+            )
+        if chains < 1 or thin < 1:
+            raise ValueError("chains and thin must be at least 1")
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
         self.widening = widening  # progressive widening below the root (0: every arm at once)
+        # Opponent models (:mod:`.models`): scored per seat by the inference, and playing the
+        # others in the playouts ("best": each seat its most likely model; "sample": a model
+        # drawn per playout from the seat's posterior; "none": the policy plays every seat).
+        self.seat_models = seat_models or playout_models != "none"
+        self.playout_models = playout_models
+        self.unexplained = unexplained
+        self.decisive = decisive  # "best": a seat's model only with this posterior, else policy
+        self.chains = chains  # independent Metropolis chains sharing the pool of deals
+        self.thin = thin  # and one chain state kept in so many
+        self.last_deals: PlausibleDeals | None = None  # the last search's deals (for tests)
         if playout_block not in ("none", "me", "all"):
             raise ValueError("playout_block is none, me or all")
         self.playout_block = playout_block  # playouts: who blocks a player with one card
@@ -166,7 +197,13 @@ class HardBot(BotBase):
             surprise=SURPRISE,
             burn_in=min(BURN_IN, pool),
             deadline=pool_deadline,
+            seat_models=self.seat_models,
+            chains=self.chains,
+            thin=self.thin,
+            unexplained=self.unexplained,
+            decisive=self.decisive,
         )
+        self.last_deals = deals
         if self.playout_block != "none":
             style = style._replace(block_seat=view.seat if self.playout_block == "me" else -2)
         return self._search(view, deals, template, candidates, style, start)
@@ -236,13 +273,16 @@ class HardBot(BotBase):
             if rounds >= MIN_VISITS and shared_deadline is not None and clock() >= shared_deadline:
                 break
             hands = deals.sample()
+            models = self._models(deals, me)
             for arm in range(arms):
                 if budget is not None and done >= budget:
                     break
                 if root is None:
-                    points = _playout(template, hands, candidates[arm], me, style, self.strict)
+                    points = play_out(
+                        template, hands, candidates[arm], me, style, self.strict, models
+                    )
                 else:
-                    points = self._descend(root, template, hands, arm, me, style, scale)
+                    points = self._descend(root, template, hands, arm, me, style, scale, models)
                 reward = (points - 1) * scale
                 visits[arm] += 1
                 totals[arm] += reward
@@ -264,10 +304,13 @@ class HardBot(BotBase):
                 if score > best_score:
                     best_arm, best_score = arm, score
             hands = deals.sample()
+            models = self._models(deals, me)
             if root is None:
-                points = _playout(template, hands, candidates[best_arm], me, style, self.strict)
+                points = play_out(
+                    template, hands, candidates[best_arm], me, style, self.strict, models
+                )
             else:
-                points = self._descend(root, template, hands, best_arm, me, style, scale)
+                points = self._descend(root, template, hands, best_arm, me, style, scale, models)
             reward = (points - 1) * scale
             visits[best_arm] += 1
             totals[best_arm] += reward
@@ -290,6 +333,26 @@ class HardBot(BotBase):
                     best, best_mean = arm, mean
         return candidates[best]
 
+    def _models(self, deals: PlausibleDeals, me: int) -> tuple[int, ...] | None:
+        """The opponent model of each seat for one playout (None: the policy for every seat)."""
+        mode = self.playout_models
+        if mode == "none" or not deals.deals:
+            return None
+        if mode == "best":
+            chosen = list(deals.seat_model)
+        else:
+            chosen = [SENSIBLE] * len(deals.posteriors)
+            rng = self.rng
+            for seat, posterior in enumerate(deals.posteriors):
+                pick = rng.random()
+                for model, share in enumerate(posterior):
+                    pick -= share
+                    if pick < 0.0:
+                        chosen[seat] = model
+                        break
+        chosen[me] = SENSIBLE
+        return tuple(chosen)
+
     def _descend(
         self,
         root: Node,
@@ -299,6 +362,7 @@ class HardBot(BotBase):
         me: int,
         style: policy.Style,
         scale: float,
+        models: tuple[int, ...] | None,
     ) -> int:
         """One iteration of the tree search (:mod:`.tree_search`) from root move ``arm`` on a
         sampled deal: down the tree of the bot's own decisions (the others played by the
@@ -317,7 +381,7 @@ class HardBot(BotBase):
         expanded = False
         while round_.turn >= 0 and held[me]:
             if round_.turn != me:
-                move = next_move(round_, style)
+                move = next_move(round_, style, models)
                 trail.append(move)
             else:
                 key = (arm, held[me], tuple(trail))
@@ -339,7 +403,7 @@ class HardBot(BotBase):
                 round_.apply(move)
             else:
                 round_.apply_unchecked(move)
-        points = finish(round_, me, style, strict)
+        points = finish(round_, me, style, strict, models)
         reward = (points - 1) * scale
         for index in range(len(path)):
             path[index].update(arms[index], reward)

@@ -20,7 +20,16 @@ from ..engine.cards import JOKER_MASK, NUM_RANKS, cards_of, deck_mask
 from ..engine.exchange import card_height
 from ..engine.movegen import legal_plays
 from ..engine.plays import CARDS_MASK, play_info
-from .easy import lowest_key
+from .models import (
+    HIGHEST,
+    LOWEST,
+    MODEL_NAMES,
+    SENSIBLE,
+    STRUCTURE,
+    highest_play,
+    lowest_play,
+    structure_play,
+)
 from .policy import Style, fast_follow, fast_lead, follow_play, lead_play
 
 
@@ -185,38 +194,94 @@ class Evidence:
 
         The models: the heuristic policy (a sensible player) and the lowest legal play (R28).
         """
+        found = self.model_misses(seat, hand, TWO_MODELS)
+        return found[SENSIBLE], found[LOWEST]
+
+    def actions(self, seat: int) -> int:
+        """How many actions of ``seat`` this round the evidence holds."""
+        return len(self.decisions[seat])
+
+    def model_misses(self, seat: int, hand: int, used: tuple[bool, ...]) -> list[int]:
+        """Per model of :mod:`.models` (by id; only those ``used`` marks, the others 0): how many
+        of ``seat``'s actions that model would not have made holding ``hand`` now."""
         style = self.style
         rules = self.rules
-        sensible = 0
-        lowest = 0
+        out = [0] * len(MODEL_NAMES)
+        want_sensible = used[SENSIBLE]
+        want_lowest = used[LOWEST]
+        want_highest = used[HIGHEST]
+        want_structure = used[STRUCTURE]
+        general = want_highest or want_structure
         for later, last, revolution, fewest, last_count, move in self.decisions[seat]:
             then = hand | later
-            if style.fast_playouts and not then & JOKER_MASK:
+            guess = PASS
+            low = PASS
+            legal: list[int] = []
+            if style.fast_playouts and not then & JOKER_MASK and not general:
                 if last is None:
-                    guess = fast_lead(then, revolution, style, fewest)
+                    if want_sensible:
+                        guess = fast_lead(then, revolution, style, fewest)
                     low = _lowest_lead(then, revolution)
                 else:
-                    guess = fast_follow(then, last, revolution, style, last_count)
+                    if want_sensible:
+                        guess = fast_follow(then, last, revolution, style, last_count)
                     low = _lowest_follow(then, last, revolution, style.equal_plays)
             else:
                 legal = legal_plays(then, last, revolution, rules.equal_plays, style.straights)
-                if last is None:
-                    guess = lead_play(then, legal, revolution, style, fewest)
-                else:
+                if last is not None:
                     legal.append(PASS)
-                    guess = follow_play(then, legal, revolution, style, last_count, last)
-                plays = [m for m in legal if m != PASS]
-                low = min(plays, key=lambda m: lowest_key(m, revolution)) if plays else PASS
-            if guess != move and not _same_play(guess, move, style):
-                sensible += 1
-            if low != move and not _same_play(low, move, style):
-                lowest += 1
-        return sensible, lowest
+                if want_sensible:
+                    if style.fast_playouts and not then & JOKER_MASK:
+                        if last is None:
+                            guess = fast_lead(then, revolution, style, fewest)
+                        else:
+                            guess = fast_follow(then, last, revolution, style, last_count)
+                    elif last is None:
+                        guess = lead_play(then, legal, revolution, style, fewest)
+                    else:
+                        guess = follow_play(then, legal, revolution, style, last_count, last)
+                low = lowest_play(legal, revolution)
+            if want_sensible and guess != move and not _same_play(guess, move, style):
+                out[SENSIBLE] += 1
+            if want_lowest and low != move and not _same_play(low, move, style):
+                out[LOWEST] += 1
+            if want_highest:
+                high = highest_play(legal, revolution)
+                if high != move and not _same_play(high, move, style):
+                    out[HIGHEST] += 1
+            if want_structure:
+                kept = structure_play(
+                    then,
+                    legal,
+                    last is None,
+                    revolution,
+                    rules.eight_stop,
+                    style.straights,
+                    fewest,
+                    last_count,
+                )
+                if kept != move and not _same_play(kept, move, style):
+                    out[STRUCTURE] += 1
+        return out
 
     def weight(self, seat: int, hand: int, surprise: float) -> float:
         """How well ``hand`` explains ``seat``'s play: an even mixture of the two models."""
         sensible, lowest = self.misses(seat, hand)
         return 0.5 * (surprise**sensible + surprise**lowest)
+
+
+TWO_MODELS: tuple[bool, ...] = (True, True, False, False)  # the sensible and the lowest play
+ALL_MODELS: tuple[bool, ...] = (True, True, True, True)
+
+
+def mixture(misses: list[int], mix: tuple[float, ...], surprise: float) -> float:
+    """A hand's weight for one seat: the models' likelihoods (``surprise`` per action a model
+    would not have made) averaged with the weights ``mix``."""
+    total = 0.0
+    for model in range(len(mix)):
+        if mix[model] > 0.0:
+            total += mix[model] * surprise ** misses[model]
+    return total
 
 
 def _lowest_lead(hand: int, revolution: bool) -> int:
@@ -256,10 +321,20 @@ class PlausibleDeals:
     """Deals consistent with the view, drawn in proportion to how well they explain the play.
 
     A deal's weight is, per other seat, ``surprise`` to the power of the actions a model of that
-    player would not have made, averaged over two models (:meth:`Evidence.weight`). The pool is
-    a Metropolis chain over deals: swap one hidden card between two other seats (keeping the
+    player would not have made, averaged over the models (:func:`mixture`). The pool is drawn by
+    Metropolis chains over deals: swap one hidden card between two other seats (keeping the
     exchange facts), accept by the change of weight. With ``surprise`` = 1, or no action of
     another seat yet, it is plain uniform sampling.
+
+    By default the models are two, evenly mixed (the policy and the lowest play). With
+    ``seat_models``, every model of :mod:`.models` is scored per seat: the first chain's burn-in
+    runs on an even mixture of them all and averages each model's share of every seat's weight
+    (the seat's posterior over the models, :attr:`posteriors`); from then on each seat is
+    weighed by its own posterior mixture, or not at all (uniform) when even its best model
+    misses more than ``unexplained`` of its actions. :attr:`seat_model` is each seat's most
+    likely model (for the playouts) when its posterior is at least ``decisive``, else the
+    policy. ``chains`` independent chains (each with its own burn-in)
+    share the pool, and ``thin`` keeps one state in so many.
     """
 
     def __init__(
@@ -273,10 +348,18 @@ class PlausibleDeals:
         burn_in: int = 100,
         thin: int = 1,
         deadline: float | None = None,
+        seat_models: bool = False,
+        chains: int = 1,
+        unexplained: float = 1.0,
+        decisive: float = 0.0,
     ) -> None:
         self.knowledge = knowledge
         self.rng = rng
         self.deals: list[list[int]] = []
+        players = knowledge.players
+        self.posteriors: list[tuple[float, ...]] = [(1.0, 0.0, 0.0, 0.0)] * players
+        self.seat_model: tuple[int, ...] = (SENSIBLE,) * players
+        self.explained: list[bool] = [True] * players
         others = [s for s in knowledge.others() if view.seat != s]
         if (
             surprise >= 1.0
@@ -286,38 +369,162 @@ class PlausibleDeals:
         ):
             return
         evidence = Evidence(view, knowledge)
-        hands = knowledge.sample(rng)
-        weights = {s: evidence.weight(s, hands[s], surprise) for s in others}
+        even = 1.0 / len(MODEL_NAMES)
+        if seat_models:
+            used = ALL_MODELS
+            start_mix: tuple[float, ...] = (even, even, even, even)
+        else:
+            used = TWO_MODELS
+            start_mix = (0.5, 0.5, 0.0, 0.0)
+        mixes: list[tuple[float, ...]] = [start_mix] * players
+        shares: list[list[float]] = [[0.0] * len(MODEL_NAMES) for _ in range(players)]
+        missed: list[list[float]] = [[0.0] * len(MODEL_NAMES) for _ in range(players)]
+        scored = 0
+        chains = max(1, chains)
+        per_chain = max(1, -(-pool // chains))
+        clock = time.perf_counter
+        step = 0
+        for chain in range(chains):
+            hands = knowledge.sample(rng)
+            misses = {s: evidence.model_misses(s, hands[s], used) for s in others}
+            weights = {s: mixture(misses[s], mixes[s], surprise) for s in others}
+            kept = 0
+            local = 0
+            while kept < per_chain and len(self.deals) < pool:
+                if deadline is not None and step % 16 == 0 and clock() >= deadline and self.deals:
+                    return
+                step += 1
+                self._move(evidence, hands, misses, weights, mixes, used, surprise, others)
+                local += 1
+                if local <= burn_in:
+                    if seat_models and chain == 0:
+                        scored += 1
+                        for s in others:
+                            _accumulate(shares[s], missed[s], misses[s], mixes[s], surprise)
+                        if local == burn_in:
+                            self._judge(
+                                evidence, others, shares, missed, scored, unexplained, decisive
+                            )
+                            mixes = [self.posteriors[s] for s in range(players)]
+                            for s in others:
+                                if not self.explained[s]:
+                                    mixes[s] = (0.0, 0.0, 0.0, 0.0)
+                                weights[s] = mixture(misses[s], mixes[s], surprise)
+                    continue
+                if (local - burn_in - 1) % thin == 0:
+                    self.deals.append(list(hands))
+                    kept += 1
+
+    def _move(
+        self,
+        evidence: Evidence,
+        hands: list[int],
+        misses: dict[int, list[int]],
+        weights: dict[int, float],
+        mixes: list[tuple[float, ...]],
+        used: tuple[bool, ...],
+        surprise: float,
+        others: list[int],
+    ) -> None:
+        """One Metropolis step: swap a hidden card between two other seats, accepted by the
+        change of weight (a seat weighed by no model has weight 1 whatever it holds)."""
+        knowledge = self.knowledge
+        rng = self.rng
+        a, b = rng.sample(others, 2)
         pinned = knowledge.pinned
         caps = knowledge.caps
-        steps = burn_in + pool * thin
-        clock = time.perf_counter
-        for step in range(steps):
-            if deadline is not None and step % 16 == 0 and clock() >= deadline and self.deals:
-                break
-            a, b = rng.sample(others, 2)
-            free_a = cards_of(hands[a] & ~pinned[a])
-            free_b = cards_of(hands[b] & ~pinned[b])
-            if free_a and free_b:
-                x = free_a[rng.randrange(len(free_a))]
-                y = free_b[rng.randrange(len(free_b))]
-                if card_height(y) <= caps[a] and card_height(x) <= caps[b]:
-                    new_a = hands[a] & ~(1 << x) | (1 << y)
-                    new_b = hands[b] & ~(1 << y) | (1 << x)
-                    weight_a = evidence.weight(a, new_a, surprise)
-                    weight_b = evidence.weight(b, new_b, surprise)
-                    ratio = weight_a * weight_b / (weights[a] * weights[b])
-                    if ratio >= 1.0 or rng.random() < ratio:
-                        hands[a], hands[b] = new_a, new_b
-                        weights[a], weights[b] = weight_a, weight_b
-            if step >= burn_in and (step - burn_in) % thin == 0:
-                self.deals.append(list(hands))
+        free_a = cards_of(hands[a] & ~pinned[a])
+        free_b = cards_of(hands[b] & ~pinned[b])
+        if not free_a or not free_b:
+            return
+        x = free_a[rng.randrange(len(free_a))]
+        y = free_b[rng.randrange(len(free_b))]
+        if card_height(y) > caps[a] or card_height(x) > caps[b]:
+            return
+        new_a = hands[a] & ~(1 << x) | (1 << y)
+        new_b = hands[b] & ~(1 << y) | (1 << x)
+        if any(mixes[a]):
+            misses_a = evidence.model_misses(a, new_a, used)
+            weight_a = mixture(misses_a, mixes[a], surprise)
+        else:
+            misses_a, weight_a = misses[a], 1.0
+        if any(mixes[b]):
+            misses_b = evidence.model_misses(b, new_b, used)
+            weight_b = mixture(misses_b, mixes[b], surprise)
+        else:
+            misses_b, weight_b = misses[b], 1.0
+        old = weights[a] * weights[b]
+        ratio = weight_a * weight_b / old if old > 0.0 else 1.0
+        if ratio >= 1.0 or rng.random() < ratio:
+            hands[a], hands[b] = new_a, new_b
+            weights[a], weights[b] = weight_a, weight_b
+            misses[a], misses[b] = misses_a, misses_b
+
+    def _judge(
+        self,
+        evidence: Evidence,
+        others: list[int],
+        shares: list[list[float]],
+        missed: list[list[float]],
+        scored: int,
+        unexplained: float,
+        decisive: float,
+    ) -> None:
+        """Each seat's posterior over the models from the burn-in's averages, its most likely
+        model, and whether that model explains enough of its actions."""
+        posteriors = list(self.posteriors)
+        best_models = list(self.seat_model)
+        for s in others:
+            total = sum(shares[s])
+            if total <= 0.0:
+                continue
+            posterior = tuple(share / total for share in shares[s])
+            best = max(range(len(posterior)), key=lambda m: (posterior[m], -m))
+            posteriors[s] = posterior
+            best_models[s] = best if posterior[best] >= decisive else SENSIBLE
+            actions = evidence.actions(s)
+            if actions and missed[s][best] / scored > unexplained * actions:
+                self.explained[s] = False
+        self.posteriors = posteriors
+        self.seat_model = tuple(best_models)
 
     def sample(self) -> list[int]:
         """One deal: from the chain's pool, or uniform when there is no pool."""
         if not self.deals:
             return self.knowledge.sample(self.rng)
         return self.deals[self.rng.randrange(len(self.deals))]
+
+    def consecutive_change(self) -> float:
+        """How different consecutive deals of the pool are: the mean share of the hidden cards
+        that changed hands between one deal and the next (0: the same deal)."""
+        hidden = self.knowledge.unseen.bit_count()
+        if len(self.deals) < 2 or not hidden:
+            return 0.0
+        changed = 0
+        for before, after in zip(self.deals, self.deals[1:], strict=False):
+            moved = 0
+            for seat in range(self.knowledge.players):
+                if seat != self.knowledge.seat:
+                    moved += (before[seat] & ~after[seat]).bit_count()
+            changed += moved
+        return changed / (hidden * (len(self.deals) - 1))
+
+
+def _accumulate(
+    shares: list[float],
+    missed: list[float],
+    misses: list[int],
+    mix: tuple[float, ...],
+    surprise: float,
+) -> None:
+    """Add one chain state to a seat's running sums: each model's share of the seat's weight
+    (its responsibility) and the actions each model missed."""
+    parts = [mix[m] * surprise ** misses[m] for m in range(len(mix))]
+    total = sum(parts)
+    for m in range(len(mix)):
+        if total > 0.0:
+            shares[m] += parts[m] / total
+        missed[m] += misses[m]
 
 
 def _same_play(a: int, b: int, style: Style) -> bool:

@@ -5,6 +5,9 @@ rank-count path where the rules declare it legal), as the normal bot would, with
 does before its rules of thumb: a seat that has a finishing line plays it
 (:func:`policy.fast_finish`, and :func:`endgame.sure_win` for small hands off the fast path).
 A playout is worth the points of the place the searching seat reaches (R22).
+
+Per-seat opponent models (``models``, ids of :mod:`.models`): a seat the inference judged to play
+otherwise (lowest, highest, structure-keeping) is played by that model instead of the policy.
 """
 
 from __future__ import annotations
@@ -16,17 +19,26 @@ from ..engine.plays import DISCARD
 from ..engine.rounds import Round
 from . import policy
 from .endgame import sure_win
+from .models import SENSIBLE, model_move
 
 FINISH_HAND: Final = 10  # hand size from which a seat looks for a finishing line (as normal does)
 SURE_WIN_HAND: Final = 6  # off the fast path, the general search only for hands this small
 
 
 def play_out(
-    template: Round, hands: list[int], first: int, me: int, style: policy.Style, strict: bool
+    template: Round,
+    hands: list[int],
+    first: int,
+    me: int,
+    style: policy.Style,
+    strict: bool,
+    models: tuple[int, ...] | None = None,
 ) -> int:
     """Play ``first`` for ``me``, then finish the round; the points ``me`` earns (R22).
 
     With ``strict``, every action goes through the referee's check (an illegal one raises).
+    ``models``: per seat, the opponent model (:mod:`.models`) that plays it (see
+    :func:`next_move`); None: the policy plays every seat.
     """
     round_ = template.playout(hands)  # keeps no history: a playout never reads it
     # Direct calls, no bound methods or functions kept in locals: compiled (mypyc), a direct
@@ -39,7 +51,10 @@ def play_out(
     fast = style.fast_playouts
     finish = style.plain
     while round_.turn >= 0 and held[me]:
-        move = _next_move(round_, style, fast, finish)
+        if models is not None and models[round_.turn] != SENSIBLE:
+            move = model_move(round_, models[round_.turn])
+        else:
+            move = _next_move(round_, style, fast, finish)
         if strict:
             round_.apply(move)
         else:
@@ -47,8 +62,12 @@ def play_out(
     return round_.players - round_.places.index(me)  # R22: the place ``me`` took
 
 
-def next_move(round_: Round, style: policy.Style) -> int:
-    """The playout policy's action for the seat on turn."""
+def next_move(round_: Round, style: policy.Style, models: tuple[int, ...] | None = None) -> int:
+    """The playout policy's action for the seat on turn; with ``models`` (per seat, an opponent
+    model of :mod:`.models`), a seat whose model is not the policy's is played by that model.
+    The searching seat's own entry should be ``SENSIBLE``."""
+    if models is not None and models[round_.turn] != SENSIBLE:
+        return model_move(round_, models[round_.turn])
     return _next_move(round_, style, style.fast_playouts, style.plain)
 
 

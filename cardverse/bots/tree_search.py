@@ -129,12 +129,19 @@ def rank_key(move: int) -> tuple[int, ...]:
 # the bot's decisions, then finishes it as a playout would.
 
 
-def finish(round_: Round, me: int, style: policy.Style, strict: bool) -> int:
-    """Finish a simulated round with the playout policy for every seat; the points ``me``
-    earns (R22). With ``strict``, every action goes through the referee's check."""
+def finish(
+    round_: Round,
+    me: int,
+    style: policy.Style,
+    strict: bool,
+    models: tuple[int, ...] | None = None,
+) -> int:
+    """Finish a simulated round with the playout policy for every seat (or, per seat, the
+    opponent model of ``models``); the points ``me`` earns (R22). With ``strict``, every action
+    goes through the referee's check."""
     held = round_.hands
     while round_.turn >= 0 and held[me]:
-        move = next_move(round_, style)
+        move = next_move(round_, style, models)
         if strict:
             round_.apply(move)
         else:
