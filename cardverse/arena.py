@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from .bots import BOT_LEVELS, Bot, make_bot
 from .bots.baselines import BASELINES, make_baseline
 from .cli import register_command
-from .engine import Game, OptionsError, Phase, Rules, player_view, rules_from_dict
+from .engine import Game, OptionsError, Phase, PlayerView, Rules, player_view, rules_from_dict
 from .notation import record_to_json
 
 #: every kind of player the arena can field: the levels, then the test opponents (baselines)
@@ -66,6 +66,31 @@ def make_player(
     return make_bot(kind, seed=seed, playouts=playouts, time_limit=time_limit)
 
 
+def turns(game: Game) -> Iterator[tuple[int, PlayerView]]:
+    """The game loop every bot-only game shares: the seat on turn and its view, one decision at
+    a time, the next round dealt when one ends, until the game is over.
+
+    The caller applies the seat's action (``game.apply(move, seat)``) before asking for the
+    next turn; a turn left unanswered is an error, not an endless loop.
+    """
+    while not game.over:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        seat = game.turn
+        assert seat is not None
+        before = _progress(game)
+        yield seat, player_view(game, seat)
+        if _progress(game) == before:
+            raise RuntimeError(f"seat {seat} was asked to act and no action was applied")
+
+
+def _progress(game: Game) -> tuple[int, int, int]:
+    """How far a game has got: its round, the give-backs still owed, the actions of the round."""
+    played = len(game.round.history) if game.round is not None else -1
+    return (game.round_number, len(game.pending), played)
+
+
 def play_game(
     rules: Rules,
     lineup: list[str],
@@ -84,13 +109,7 @@ def play_game(
     ]
     times: dict[str, list[float]] = {kind: [] for kind in lineup}
     clock = time.perf_counter
-    while not game.over:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        view = player_view(game, seat)
+    for seat, view in turns(game):
         started = clock()
         move = bots[seat].choose(view)
         elapsed = clock() - started

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from cardverse import _native
+from cardverse.arena import turns
 from cardverse.bots import BOT_LEVELS, Bot, NotAViewError, make_bot
 from cardverse.bots.easy import EasyBot, lowest_key
 from cardverse.bots.endgame import solve_duel, sure_win
@@ -86,13 +87,7 @@ def random_rules(rng: random.Random) -> Rules:
 def play_out(game: Game, bots: list[Bot]) -> list[int]:
     """Play a game to its end with one bot per seat; every action is checked legal."""
     moves: list[int] = []
-    while not game.over:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        view = player_view(game, seat)
+    for seat, view in turns(game):
         move = bots[seat].choose(view)
         assert move in view.legal_moves
         game.apply(move, seat)
@@ -215,13 +210,7 @@ def test_every_action_of_every_bot_is_legal_across_random_positions() -> None:
     for index in range(70):
         rules = random_rules(rng)
         game = Game(rules, seed=index)
-        while not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            view = player_view(game, seat)
+        for seat, view in turns(game):
             legal = view.legal_moves
             for bot in (easy, normal):
                 assert bot.choose(view) in legal
@@ -342,13 +331,10 @@ def test_R28_easy_gives_back_its_lowest_cards() -> None:
     rules = Rules.make("cardverse", players=3, rounds=2)
     game = Game(rules, seed=5)
     bots: list[Bot] = [EasyBot(), EasyBot(), EasyBot()]
-    while game.phase is not Phase.EXCHANGE:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        game.apply(bots[seat].choose(player_view(game, seat)))
+    for seat, view in turns(game):
+        if game.phase is Phase.EXCHANGE:
+            break
+        game.apply(bots[seat].choose(view))
     seat = game.turn
     assert seat is not None
     view = player_view(game, seat)
@@ -461,13 +447,10 @@ def test_R30_knowledge_counts_unseen_cards_and_samples_consistent_deals() -> Non
         game = Game(rules, seed=index)
         bots: list[Bot] = [NormalBot() for _ in range(rules.players)]
         steps = rng.randint(0, 60)
-        while steps and not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            game.apply(bots[seat].choose(player_view(game, seat)))
+        for seat, view in turns(game):
+            if not steps:
+                break
+            game.apply(bots[seat].choose(view))
             steps -= 1
         if game.phase is not Phase.PLAY:
             continue
