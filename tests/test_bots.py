@@ -556,6 +556,59 @@ def test_R30_a_clear_winner_stops_a_timed_search() -> None:
     assert not _clear_winner([1, 2000], [1.0, 600.0], [1.0, 400.0])  # too few to tell
 
 
+def _exchange_views(rules: Rules, seeds: range) -> list[tuple[Game, PlayerView]]:
+    """Games of normal bots played up to a give-back of the exchange (R25), and its view."""
+    found = []
+    for seed in seeds:
+        game = Game(rules, seed=seed)
+        bots = [NormalBot(seed=s) for s in range(rules.players)]
+        for seat, view in turns(game):
+            if game.phase is Phase.EXCHANGE:
+                found.append((game, view))
+                break
+            game.apply(bots[seat].choose(view), seat)
+    return found
+
+
+@pytest.mark.parametrize("preset", ["cardverse", "daifugo"])
+def test_R25_R30_hard_searches_its_exchange_give_back(preset: str) -> None:
+    """With exchange_search, the give-back is chosen by playouts of the next round: a legal give
+    of the owed count, the same for a seed (and in strict mode, every simulated action checked),
+    and blind to the cards it cannot see (R27)."""
+    rules = Rules.make(preset, players=4, rounds=2)
+    searched = 0
+    for game, view in _exchange_views(rules, range(4)):
+        move = HardBot(seed=3, playouts=80, exchange_search=True).choose(view)
+        assert move in view.legal_moves and move & GIVE
+        again = HardBot(seed=3, playouts=80, exchange_search=True, strict=True)
+        assert again.choose(view) == move
+        if again.last_reason == "exchange":
+            searched += 1
+            assert 0 < again.last_playouts <= 80
+        # Another deal with the same view: the cards the seat cannot see moved between others.
+        me = view.seat
+        hands = game.hands
+        giver = next(g for g, r, _ in view.exchange_pairs if r == me)
+        free = [s for s in range(4) if s not in (me, giver)]
+        pooled = [c for s in free for c in range(54) if hands[s] >> c & 1]
+        random.Random(me).shuffle(pooled)
+        twin_hands = list(hands)
+        position = 0
+        for seat in free:
+            count = hands[seat].bit_count()
+            twin_hands[seat] = sum(1 << c for c in pooled[position : position + count])
+            position += count
+        twin = game.clone()
+        twin.exchange_hands = twin_hands
+        twin_view = player_view(twin, me)
+        assert twin_view == view
+        assert HardBot(seed=3, playouts=80, exchange_search=True).choose(twin_view) == move
+        default = HardBot(seed=3, playouts=80)
+        assert default.choose(view) == NormalBot().choose(view)  # off: the policy's give-back
+        assert default.last_reason == "policy"
+    assert searched >= 3
+
+
 def test_R30_hard_plays_a_sure_win_at_once() -> None:
     # Seat 0 leads holding a 2 (clears, R14) and a 9: 2 then 9 goes out whatever the others hold.
     view = view_after(CV, ["2C 9D", "3C 4D 5H", "6C 7D 8H"])
