@@ -49,6 +49,17 @@ ACTIONS_ON_TOP = """() => ['play-button', 'pass-button'].filter((id) => {
   return r.width === 0 || !button.contains(top);
 })"""
 
+# The cards of the hand that the open reaction picker covers (it is compact, placed clear
+# of the hand where there is room).
+PICKER_OVER_HAND = """() => {
+  const panel = document.getElementById('reaction-buttons').getBoundingClientRect();
+  return [...document.querySelectorAll('#hand .hand-card')].filter((card) => {
+    const r = card.getBoundingClientRect();
+    return r.left < panel.right && panel.left < r.right
+      && r.top < panel.bottom && panel.top < r.bottom;
+  }).map((card) => card.getAttribute('aria-label'));
+}"""
+
 
 def test_reactions_reach_everyone_and_can_be_muted(
     server_url: str,
@@ -136,6 +147,7 @@ def test_reactions_reach_everyone_and_can_be_muted(
     for page in (guest, host):
         assert page.is_visible("#reaction-buttons")
         assert page.evaluate(ACTIONS_ON_TOP) == [], page.viewport_size
+        assert page.evaluate(PICKER_OVER_HAND) == [], page.viewport_size
     host.screenshot(path=str(artifacts / "reaction-picker-desktop.png"))
     # An outside tap closes it; so does Escape, which gives the focus back to its button.
     host.mouse.click(5, 5)

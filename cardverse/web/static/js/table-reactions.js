@@ -183,13 +183,18 @@ function muteItem(seat, prefix) {
   );
 }
 
-// The picker and the mute list beside the hand open over the hand, never over Play and Pass:
-// above their button, or above the action buttons when that would cover one (on a phone the
-// picker's button sits under them); an outside tap or Escape closes them.
+// The picker and the mute list beside the hand open where they cover the least: above their
+// button or below it when that covers neither a card of the hand nor Play and Pass; otherwise
+// above the action buttons (over the hand, never over Play and Pass). An outside tap or Escape
+// closes them.
 
 function visibleRect(node) {
   const rect = node.getBoundingClientRect();
   return rect.width > 0 && rect.height > 0 ? rect : null;
+}
+
+function rects(selector) {
+  return [...document.querySelectorAll(selector)].map(visibleRect).filter(Boolean);
 }
 
 function placePopover(details) {
@@ -199,13 +204,25 @@ function placePopover(details) {
   const w = panel.offsetWidth;
   const h = panel.offsetHeight;
   const room = document.documentElement.clientWidth;
+  const height = document.documentElement.clientHeight;
   const start = details.classList.contains("reaction-mutes") ? button.right - w : button.left;
   const left = Math.min(Math.max(start, GAP), Math.max(GAP, room - w - GAP));
-  let top = button.top - GAP - h;
-  const keep = [...document.querySelectorAll("#actions .button")].map(visibleRect).filter(Boolean);
-  const hit = keep.filter((k) => overlaps({ left, top, right: left + w, bottom: top + h }, k));
-  if (hit.length) top = Math.min(...hit.map((k) => k.top)) - GAP - h;
-  if (top < GAP) top = button.bottom + GAP; // no room above: below its button
+  const actions = rects("#actions .button");
+  const cards = rects("#hand .hand-card");
+  const box = (top) => ({ left, top, right: left + w, bottom: top + h });
+  const fits = (top) => top >= GAP && top + h <= height - GAP;
+  const clear = (top, keep) => !keep.some((k) => overlaps(box(top), k));
+  const above = button.top - GAP - h;
+  const below = button.bottom + GAP;
+  let top;
+  if (fits(above) && clear(above, actions) && clear(above, cards)) top = above;
+  else if (fits(below) && clear(below, actions) && clear(below, cards)) top = below;
+  else {
+    top = above;
+    const hit = actions.filter((k) => overlaps(box(top), k));
+    if (hit.length) top = Math.min(...hit.map((k) => k.top)) - GAP - h;
+    if (top < GAP) top = below; // no room above: below its button
+  }
   // (set through the CSS object model, which a content security policy allows)
   panel.style.setProperty("left", `${Math.round(left)}px`);
   panel.style.setProperty("top", `${Math.round(top)}px`);
