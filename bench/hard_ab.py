@@ -3,7 +3,8 @@
 A variant is a name and the keyword arguments of :class:`cardverse.bots.hard.HardBot` that it
 changes (e.g. ``tree={"tree": true}``); ``base`` (the defaults) is always run first. Every
 variant plays the same deals with the same seeds against three copies of ``--opponent``, at a
-fixed playout budget, so the differences between variants are the variants' own.
+fixed playout budget, so the differences between variants are the variants' own. ``--rounds N``
+plays games of N rounds with the exchange between them (points per round, as the arena reports).
 
     python -m bench.hard_ab --opponent normal --deals 200 --playouts 300 --jobs 2 \\
         --variant 'flat={"tree": false}' --variant 'tree={"tree": true}'
@@ -50,10 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per game (default 1)")
     parser.add_argument("--variant", type=parse_variant, action="append", default=[])
     parser.add_argument("--no-base", action="store_true", help="do not run the defaults first")
     args = parser.parse_args(argv)
-    rules = rules_from_dict({"preset": args.preset, "players": 4})
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    rules = rules_from_dict({"preset": args.preset, "players": 4, "rounds": args.rounds})
     lineup = ["hard", args.opponent, args.opponent, args.opponent]
     arena.make_player = _player  # type: ignore[assignment]  # inherited by the forked workers
     variants = ([] if args.no_base else [("base", {})]) + args.variant
@@ -69,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         row = report["by_kind"]["hard"]
         print(
             f"{name:12} vs 3 {args.opponent} at {args.playouts} playouts, {args.deals} deals "
-            f"(seed {args.seed}): {row['mean_points']:.3f} {row['ci95']}  "
+            f"of {args.rounds} round(s) (seed {args.seed}): "
+            f"{row['mean_points']:.3f} {row['ci95']}  "
             f"p50 {row['decision_ms']['p50']:.1f} ms p95 {row['decision_ms']['p95']:.1f} ms "
             f"({time.monotonic() - started:.0f}s)",
             flush=True,
@@ -88,12 +93,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _per_deal(results: list[arena.GameResult]) -> list[float]:
-    """The hard bot's mean points per deal (over the rotations), in deal order."""
-    points: dict[int, list[int]] = {}
+    """The hard bot's mean points per round per deal (over the rotations), in deal order."""
+    points: dict[int, list[float]] = {}
     for result in results:
         for seat, kind in enumerate(result.lineup):
             if kind == "hard":
-                points.setdefault(result.deal, []).append(result.points[seat])
+                points.setdefault(result.deal, []).append(result.per_round(seat))
     return [statistics.fmean(points[deal]) for deal in sorted(points)]
 
 

@@ -20,10 +20,10 @@ import statistics
 import sys
 import time
 
-from cardverse.arena import _percentile
+from cardverse.arena import _percentile, turns
 from cardverse.bots import make_bot
 from cardverse.bots.hard import HardBot
-from cardverse.engine import Game, Phase, player_view, rules_from_dict
+from cardverse.engine import Game, rules_from_dict
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,13 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         me = number % rules.players
         hard = HardBot(seed=number, time_limit=args.time_limit, **args.options)
         others = [make_bot("normal", seed=seat) for seat in range(rules.players)]
-        while not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            view = player_view(game, seat)
+        for seat, view in turns(game):
             if seat != me:
                 game.apply(others[seat].choose(view), seat)
                 continue

@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cardverse.arena import turns
 from cardverse.bots import make_bot
-from cardverse.engine import Game, player_view, rules_from_dict
+from cardverse.engine import Game, rules_from_dict
 from cardverse.notation import record_to_json
 from cardverse.server.invites import Directory
 from cardverse.server.spectators import watch_id_for
@@ -47,13 +48,7 @@ def suggestion_ms(games: int) -> float:
     for seed in range(games):
         game = Game(rules_from_dict({"preset": "standard", "players": 4}), seed=seed)
         rng = random.Random(seed)
-        while not game.over:
-            if game.phase.value == "round_over":
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            view = player_view(game, seat)
+        for seat, view in turns(game):
             started = time.perf_counter()
             make_bot("normal", seed=seed).choose(view)
             times.append(time.perf_counter() - started)

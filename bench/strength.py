@@ -2,7 +2,8 @@
 
 Each pairing is one arena run (:func:`cardverse.arena.run_arena`: duplicate deals, every
 rotation of the line-up, 4 players, cardverse preset unless ``--preset``) of one player against
-three copies of another, at a fixed playout budget (the hard bot's and the Monte Carlo
+three copies of another, games of ``--rounds`` rounds (default 1; points per round, so the
+fair share stays 2.5), at a fixed playout budget (the hard bot's and the Monte Carlo
 baseline's). The file records, per pairing, the line-up, the budget, the number of deals and
 games, the mean points with their 95% interval for both kinds, and the run's date and version;
 ``cardverse/web/strength.json`` is the copy the site shows.
@@ -46,13 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per game (default 1)")
     parser.add_argument("--pairing", type=parse_pairing, action="append", required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
         "--append", action="store_true", help="keep the pairings already in --out (same date)"
     )
     args = parser.parse_args(argv)
-    rules = rules_from_dict({"preset": args.preset, "players": 4})
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    rules = rules_from_dict({"preset": args.preset, "players": 4, "rounds": args.rounds})
     pairings: list[dict[str, Any]] = []
     date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
     about = "python -m bench.strength " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -73,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                 "opponent": opponent,
                 "lineup": lineup,
                 "playouts": args.playouts,
+                "rounds": args.rounds,
                 "deals": deals,
                 "games": report["games"],
                 "player_result": report["by_kind"][player],

@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 
+from cardverse.arena import turns
 from cardverse.bots import make_bot
 from cardverse.bots.endgame import _SureWin, holders_of
 from cardverse.bots.knowledge import Knowledge
@@ -26,7 +27,7 @@ from cardverse.bots.normal import view_context
 from cardverse.bots.policy import Style, choose
 from cardverse.bots.positions import round_of_view
 from cardverse.bots.proof import deals_of, winning_moves
-from cardverse.engine import DISCARD, GIVE, PASS, Game, Phase, PlayerView, player_view
+from cardverse.engine import DISCARD, GIVE, PASS, Game, PlayerView
 from cardverse.engine.options import rules_from_dict
 from cardverse.engine.plays import CARDS_MASK
 from cardverse.engine.ruleset import ruleset_for
@@ -69,13 +70,7 @@ def measure(preset: str, games: int, hand: int, deals: int, checked: bool) -> di
     thrown = 0
     for number in range(games):
         game = Game(rules, seed=number)
-        while not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            view = player_view(game, seat)
+        for seat, view in turns(game):
             last_move, opponent_min, last_count = view_context(view)
             if checked:
                 move = bots[seat].choose(view)

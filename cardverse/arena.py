@@ -2,9 +2,11 @@
 
 ``cardverse arena`` (registered with :func:`cardverse.cli.register_command`) plays a line-up of
 bot levels under any rules. Every deal is played once per rotation of the line-up (duplicate
-deals), so each kind of player holds each seat's cards: luck of the deal cancels out. It reports,
-per kind of player, the mean points per game with a 95% confidence interval (computed over deals,
-each deal's mean over its rotations being one sample), first- and last-place rates, and the
+deals), so each kind of player holds each seat's cards: luck of the deal cancels out. A game is
+one round unless ``--rounds`` asks for more (R22-R25: the exchange between them); a deal is then
+the game's sequence of deals, the same for every rotation. It reports, per kind of player, the
+mean points per round with a 95% confidence interval (computed over deals, each deal's mean over
+its rotations being one sample), first- and last-place rates (by the game's total), and the
 median and 95th percentile of its decision time (decisions with more than one legal action).
 
 This module owns running games between bots (:func:`play_game`, :func:`run_arena`), the summary
@@ -26,7 +28,7 @@ from typing import Any, TextIO
 from .bots import BOT_LEVELS, Bot, make_bot
 from .bots.baselines import BASELINES, make_baseline
 from .cli import register_command
-from .engine import Game, OptionsError, Phase, Rules, player_view, rules_from_dict
+from .engine import Game, OptionsError, Phase, PlayerView, Rules, player_view, rules_from_dict
 from .notation import record_to_json
 
 #: every kind of player the arena can field: the levels, then the test opponents (baselines)
@@ -43,9 +45,14 @@ class GameResult:
     deal: int
     rotation: int
     lineup: list[str]  # the kind of player in each seat
-    points: list[int]
+    points: list[int]  # the game's totals (R22: summed over its rounds)
     decision_ms: dict[str, list[float]] = field(default_factory=dict)
     record: dict[str, Any] | None = None
+    rounds: int = 1
+
+    def per_round(self, seat: int) -> float:
+        """The seat's points per round of this game (the fair share is (players + 1) / 2)."""
+        return self.points[seat] / self.rounds
 
 
 def _seed_for(seed: int, *parts: int) -> int:
@@ -66,6 +73,31 @@ def make_player(
     return make_bot(kind, seed=seed, playouts=playouts, time_limit=time_limit)
 
 
+def turns(game: Game) -> Iterator[tuple[int, PlayerView]]:
+    """The game loop every bot-only game shares: the seat on turn and its view, one decision at
+    a time, the next round dealt when one ends, until the game is over.
+
+    The caller applies the seat's action (``game.apply(move, seat)``) before asking for the
+    next turn; a turn left unanswered is an error, not an endless loop.
+    """
+    while not game.over:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        seat = game.turn
+        assert seat is not None
+        before = _progress(game)
+        yield seat, player_view(game, seat)
+        if _progress(game) == before:
+            raise RuntimeError(f"seat {seat} was asked to act and no action was applied")
+
+
+def _progress(game: Game) -> tuple[int, int, int]:
+    """How far a game has got: its round, the give-backs still owed, the actions of the round."""
+    played = len(game.round.history) if game.round is not None else -1
+    return (game.round_number, len(game.pending), played)
+
+
 def play_game(
     rules: Rules,
     lineup: list[str],
@@ -84,13 +116,7 @@ def play_game(
     ]
     times: dict[str, list[float]] = {kind: [] for kind in lineup}
     clock = time.perf_counter
-    while not game.over:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        view = player_view(game, seat)
+    for seat, view in turns(game):
         started = clock()
         move = bots[seat].choose(view)
         elapsed = clock() - started
@@ -132,7 +158,7 @@ def _play_deal(task: _DealTask) -> list[GameResult]:
             time_limit=task.time_limit,
             keep_record=task.keep_records,
         )
-        results.append(GameResult(task.deal, rotation, lineup, points, times, record))
+        results.append(GameResult(task.deal, rotation, lineup, points, times, record, rules.rounds))
     return results
 
 
@@ -148,7 +174,12 @@ def run_arena(
     keep_records: bool = False,
     on_deal: Callable[[list[GameResult]], None] | None = None,
 ) -> list[GameResult]:
-    """Play ``deals`` deals, each once per rotation of ``lineup``; results in deal order."""
+    """Play ``deals`` deals, each once per rotation of ``lineup``; results in deal order.
+
+    A game lasts ``rules.rounds`` rounds. Its deals come from one generator seeded per deal, so
+    every rotation gets the same sequence of deals; from the second round on, the exchange
+    (R25) follows the places of the round before, which differ between rotations, so the hands
+    after the exchange may differ too: only the first round's hands are exactly duplicated."""
     tasks = [
         _DealTask(rules.to_dict(), tuple(lineup), deal, seed, playouts, time_limit, keep_records)
         for deal in range(deals)
@@ -188,7 +219,7 @@ def summarise(results: list[GameResult], deals: int) -> dict[str, Any]:
         for kind in result.lineup:
             if kind not in kinds:
                 kinds.append(kind)
-    per_deal: dict[str, dict[int, list[int]]] = {kind: {} for kind in kinds}
+    per_deal: dict[str, dict[int, list[float]]] = {kind: {} for kind in kinds}
     firsts: dict[str, int] = dict.fromkeys(kinds, 0)
     lasts: dict[str, int] = dict.fromkeys(kinds, 0)
     seats: dict[str, int] = dict.fromkeys(kinds, 0)
@@ -198,7 +229,7 @@ def summarise(results: list[GameResult], deals: int) -> dict[str, Any]:
         bottom = min(result.points)
         for seat, kind in enumerate(result.lineup):
             points = result.points[seat]
-            per_deal[kind].setdefault(result.deal, []).append(points)
+            per_deal[kind].setdefault(result.deal, []).append(result.per_round(seat))
             seats[kind] += 1
             firsts[kind] += points == top
             lasts[kind] += points == bottom
@@ -219,7 +250,8 @@ def summarise(results: list[GameResult], deals: int) -> dict[str, Any]:
                 "p95": round(_percentile(times[kind], 0.95), 2),
             },
         }
-    return {"by_kind": by_kind, "deals": deals, "games": len(results)}
+    rounds = results[0].rounds if results else 1
+    return {"by_kind": by_kind, "deals": deals, "games": len(results), "rounds": rounds}
 
 
 class _Progress:
@@ -269,6 +301,17 @@ def _rules_of(args: argparse.Namespace, players: int) -> Rules:
             f"the rules say {data['players']} players but the line-up has {players} players"
         )
     data["players"] = players
+    # Games of one round unless asked (a preset's own number of rounds is not used, so every
+    # preset's figures are comparable); --rounds and a "rounds" in --rules must agree.
+    if args.rounds is not None:
+        if args.rounds < 1:
+            raise ValueError("--rounds must be at least 1")
+        if "rounds" in data and data["rounds"] != args.rounds:
+            raise ValueError(
+                f"the rules say {data['rounds']} rounds but --rounds says {args.rounds}"
+            )
+        data["rounds"] = args.rounds
+    data.setdefault("rounds", 1)
     return rules_from_dict(data)
 
 
@@ -336,9 +379,11 @@ def _print_table(
     report: dict[str, Any], rules: Rules, lineup: list[str], seconds: float, out: TextIO
 ) -> None:
     options = ", ".join(f"{k}={v}" for k, v in rules.changed_options().items())
+    rounds = report["rounds"]
+    length = f"{rounds} rounds each, points per round" if rounds > 1 else "one round each"
     out.write(
-        f"{report['deals']} deals x {len(lineup)} rotations = {report['games']} games "
-        f"({options}) in {seconds:.0f}s\n"
+        f"{report['deals']} deals x {len(lineup)} rotations = {report['games']} games, "
+        f"{length} ({options}) in {seconds:.0f}s\n"
     )
     out.write(
         f"{'player':8} {'points':>7} {'95% interval':>16} {'first':>6} {'last':>6} "
@@ -360,8 +405,8 @@ def add_arena_parser(subparsers: Any) -> None:
         help="play many games between computer players and report their strength",
         description=(
             "Play --deals deals between a line-up of computer players, each deal once per "
-            "rotation of the line-up (duplicate deals), and report mean points with a 95% "
-            "confidence interval, first- and last-place rates and decision times per kind."
+            "rotation of the line-up (duplicate deals), and report mean points per round with a "
+            "95% confidence interval, first- and last-place rates and decision times per kind."
         ),
     )
     parser.add_argument("--preset", default="cardverse", help="rules preset (default cardverse)")
@@ -377,6 +422,15 @@ def add_arena_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help=(
+            "rounds per game, with the exchange between them (default 1, or the rounds of "
+            "--rules); points are reported per round"
+        ),
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and bots")
     parser.add_argument(
         "--playouts",

@@ -44,8 +44,9 @@ def test_arena_smoke_json_shape(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert set(report) == {"by_kind", "deals", "games"}
+    assert set(report) == {"by_kind", "deals", "games", "rounds"}
     assert report["deals"] == 2
+    assert report["rounds"] == 1
     assert report["games"] == 6  # every deal once per rotation of three seats
     assert set(report["by_kind"]) == {"hard", "normal", "easy"}
     for row in report["by_kind"].values():
@@ -99,6 +100,8 @@ def arena_args(*argv: str) -> argparse.Namespace:
         (["--rules", "{not json"], "not valid JSON"),
         (["--rules", '{"preset": "cardverse", "jokers": 2}'], "locked"),
         (["--deals", "0"], "at least 1"),
+        (["--rounds", "0"], "--rounds must be at least 1"),
+        (["--rounds", "2", "--rules", '{"rounds": 3}'], "the rules say 3 rounds"),
     ],
 )
 def test_arena_rejects_bad_options(argv: list[str], message: str) -> None:
@@ -151,3 +154,72 @@ def test_summary_statistics() -> None:
     assert a["last_rate"] == pytest.approx(0.25)
     assert a["decision_ms"] == {"p50": 3.0, "p95": 4.8}
     assert report["games"] == 4 and report["deals"] == 2
+
+
+def test_R22_R25_games_of_several_rounds_with_the_exchange_between_them() -> None:
+    """--rounds: each game is the same sequence of deals in every rotation; the exchange runs
+    between the rounds; points are the game's totals, reported per round (fair share kept)."""
+    rules = Rules.make("cardverse", players=3, rounds=3)
+    lineup = ["normal", "easy", "easy"]
+    results = arena.run_arena(rules, lineup, 2, seed=4, keep_records=True)
+    assert len(results) == 6
+    for deal in range(2):
+        games = [r for r in results if r.deal == deal]
+        deals = set()
+        for game in games:
+            assert game.rounds == 3
+            assert sum(game.points) == 3 * (3 + 2 + 1)  # R22: points add up over the rounds
+            assert game.record is not None
+            rounds = game.record["rounds"]
+            assert len(rounds) == 3
+            assert not rounds[0].get("exchange")
+            assert all(later["exchange"] for later in rounds[1:])  # R25 from round 2 on
+            deals.add(json.dumps([r["hands"] for r in rounds]))
+        assert len(deals) == 1  # every rotation was dealt the same three hands in turn
+    report = arena.summarise(results, 2)
+    assert report["rounds"] == 3
+    normal = report["by_kind"]["normal"]["mean_points"]
+    easy = report["by_kind"]["easy"]["mean_points"]
+    assert 1 <= easy < normal <= 3  # per round, not per game of three rounds
+    assert normal + 2 * easy == pytest.approx(6.0, abs=1e-3)
+    by_hand = [
+        sum(r.points[r.lineup.index("normal")] for r in results if r.deal == d) / 9
+        for d in range(2)
+    ]
+    assert normal == pytest.approx(sum(by_hand) / 2, abs=1e-4)
+
+
+def test_arena_rounds_option_and_one_round_by_default() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    args = arena_args("--preset", "daifugo", "--lineup", "normal,easy,easy", "--deals", "1")
+    assert args.handler(args, io.StringIO(), out, err) == 0, err.getvalue()
+    assert "one round each" in out.getvalue()  # not the preset's three rounds
+    out = io.StringIO()
+    args = arena_args("--lineup", "normal,easy,easy", "--deals", "1", "--rounds", "2", "--json")
+    assert args.handler(args, io.StringIO(), out, err) == 0, err.getvalue()
+    report = json.loads(out.getvalue())
+    assert report["rounds"] == 2 and report["games"] == 3
+    total = (
+        report["by_kind"]["normal"]["mean_points"] + 2 * report["by_kind"]["easy"]["mean_points"]
+    )
+    assert total == pytest.approx(6.0, abs=1e-3)
+
+
+def test_turns_deals_every_round_and_refuses_an_unanswered_turn() -> None:
+    from cardverse.bots import make_bot
+    from cardverse.engine import Game, Phase
+
+    rules = Rules.make("cardverse", players=4, rounds=2)
+    game = Game(rules, seed=8)
+    bots = [make_bot("normal", seed=s) for s in range(4)]
+    phases = set()
+    for seat, view in arena.turns(game):
+        assert view.seat == seat and view.legal_moves
+        phases.add(game.phase)
+        game.apply(bots[seat].choose(view), seat)
+    assert game.over and game.round_number == 2
+    assert phases == {Phase.PLAY, Phase.EXCHANGE}
+    loop = arena.turns(Game(rules, seed=8))
+    next(loop)
+    with pytest.raises(RuntimeError, match="no action was applied"):
+        next(loop)

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from cardverse import _native
+from cardverse.arena import turns
 from cardverse.bots import BOT_LEVELS, Bot, NotAViewError, make_bot
 from cardverse.bots.easy import EasyBot, lowest_key
 from cardverse.bots.endgame import solve_duel, sure_win
@@ -86,13 +87,7 @@ def random_rules(rng: random.Random) -> Rules:
 def play_out(game: Game, bots: list[Bot]) -> list[int]:
     """Play a game to its end with one bot per seat; every action is checked legal."""
     moves: list[int] = []
-    while not game.over:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        view = player_view(game, seat)
+    for seat, view in turns(game):
         move = bots[seat].choose(view)
         assert move in view.legal_moves
         game.apply(move, seat)
@@ -215,13 +210,7 @@ def test_every_action_of_every_bot_is_legal_across_random_positions() -> None:
     for index in range(70):
         rules = random_rules(rng)
         game = Game(rules, seed=index)
-        while not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            view = player_view(game, seat)
+        for seat, view in turns(game):
             legal = view.legal_moves
             for bot in (easy, normal):
                 assert bot.choose(view) in legal
@@ -342,13 +331,10 @@ def test_R28_easy_gives_back_its_lowest_cards() -> None:
     rules = Rules.make("cardverse", players=3, rounds=2)
     game = Game(rules, seed=5)
     bots: list[Bot] = [EasyBot(), EasyBot(), EasyBot()]
-    while game.phase is not Phase.EXCHANGE:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        game.apply(bots[seat].choose(player_view(game, seat)))
+    for seat, view in turns(game):
+        if game.phase is Phase.EXCHANGE:
+            break
+        game.apply(bots[seat].choose(view))
     seat = game.turn
     assert seat is not None
     view = player_view(game, seat)
@@ -461,13 +447,10 @@ def test_R30_knowledge_counts_unseen_cards_and_samples_consistent_deals() -> Non
         game = Game(rules, seed=index)
         bots: list[Bot] = [NormalBot() for _ in range(rules.players)]
         steps = rng.randint(0, 60)
-        while steps and not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            game.apply(bots[seat].choose(player_view(game, seat)))
+        for seat, view in turns(game):
+            if not steps:
+                break
+            game.apply(bots[seat].choose(view))
             steps -= 1
         if game.phase is not Phase.PLAY:
             continue
@@ -571,6 +554,59 @@ def test_R30_a_clear_winner_stops_a_timed_search() -> None:
     assert _clear_winner([2000, 2000], [1800.0, 600.0], [1700.0, 400.0])
     assert not _clear_winner([2000, 2000], [1040.0, 1000.0], [700.0, 650.0])
     assert not _clear_winner([1, 2000], [1.0, 600.0], [1.0, 400.0])  # too few to tell
+
+
+def _exchange_views(rules: Rules, seeds: range) -> list[tuple[Game, PlayerView]]:
+    """Games of normal bots played up to a give-back of the exchange (R25), and its view."""
+    found = []
+    for seed in seeds:
+        game = Game(rules, seed=seed)
+        bots = [NormalBot(seed=s) for s in range(rules.players)]
+        for seat, view in turns(game):
+            if game.phase is Phase.EXCHANGE:
+                found.append((game, view))
+                break
+            game.apply(bots[seat].choose(view), seat)
+    return found
+
+
+@pytest.mark.parametrize("preset", ["cardverse", "daifugo"])
+def test_R25_R30_hard_searches_its_exchange_give_back(preset: str) -> None:
+    """With exchange_search, the give-back is chosen by playouts of the next round: a legal give
+    of the owed count, the same for a seed (and in strict mode, every simulated action checked),
+    and blind to the cards it cannot see (R27)."""
+    rules = Rules.make(preset, players=4, rounds=2)
+    searched = 0
+    for game, view in _exchange_views(rules, range(4)):
+        move = HardBot(seed=3, playouts=80, exchange_search=True).choose(view)
+        assert move in view.legal_moves and move & GIVE
+        again = HardBot(seed=3, playouts=80, exchange_search=True, strict=True)
+        assert again.choose(view) == move
+        if again.last_reason == "exchange":
+            searched += 1
+            assert 0 < again.last_playouts <= 80
+        # Another deal with the same view: the cards the seat cannot see moved between others.
+        me = view.seat
+        hands = game.hands
+        giver = next(g for g, r, _ in view.exchange_pairs if r == me)
+        free = [s for s in range(4) if s not in (me, giver)]
+        pooled = [c for s in free for c in range(54) if hands[s] >> c & 1]
+        random.Random(me).shuffle(pooled)
+        twin_hands = list(hands)
+        position = 0
+        for seat in free:
+            count = hands[seat].bit_count()
+            twin_hands[seat] = sum(1 << c for c in pooled[position : position + count])
+            position += count
+        twin = game.clone()
+        twin.exchange_hands = twin_hands
+        twin_view = player_view(twin, me)
+        assert twin_view == view
+        assert HardBot(seed=3, playouts=80, exchange_search=True).choose(twin_view) == move
+        default = HardBot(seed=3, playouts=80)
+        assert default.choose(view) == NormalBot().choose(view)  # off: the policy's give-back
+        assert default.last_reason == "policy"
+    assert searched >= 3
 
 
 def test_R30_hard_plays_a_sure_win_at_once() -> None:

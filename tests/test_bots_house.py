@@ -10,10 +10,11 @@ from engine_testkit import hand, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardverse.arena import turns
 from cardverse.bots import make_bot, policy
 from cardverse.bots.hard import _playout
 from cardverse.bots.positions import round_of_view
-from cardverse.engine import DISCARD, GIVE, PASS, Game, IllegalAction, Phase, Rules, player_view
+from cardverse.engine import DISCARD, GIVE, PASS, Game, IllegalAction, Rules, player_view
 
 HOUSE_RULES = (
     "suit_lock",
@@ -55,18 +56,10 @@ def test_R27_strict_bots_play_whole_games_under_any_house_rules(rules: Rules, se
         make_bot(levels[s % 3], seed=seed + s, playouts=12, strict=True)
         for s in range(rules.players)
     ]
-    steps = 0
-    while not game.over:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        view = player_view(game, seat)
+    for steps, (seat, view) in enumerate(turns(game), 1):
         move = bots[seat].choose(view)
         assert move in view.legal_moves
         game.apply(move, seat)
-        steps += 1
         assert steps < 4000
     assert sum(game.points) == 2 * rules.players * (rules.players + 1) // 2
 
@@ -154,13 +147,7 @@ def test_R30_the_search_tree_simulates_only_legal_actions_under_house_rules(
     game = Game(rules, seed=21)
     bots = [HardBot(seed=s, playouts=40, strict=True, tree=True) for s in range(4)]
     grown = 0
-    while not game.over:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        seat = game.turn
-        assert seat is not None
-        view = player_view(game, seat)
+    for seat, view in turns(game):
         move = bots[seat].choose(view)
         assert move in view.legal_moves
         tree = bots[seat].last_tree

@@ -25,6 +25,7 @@ MANIFEST = ROOT / "cardverse" / "_compiled.json"
 PROBE = r"""
 import json, random, sys
 from cardverse import _native
+from cardverse.arena import turns
 from cardverse.bots import make_bot
 from cardverse.engine import Game, Phase, Rules, event_to_json, player_view
 from cardverse.engine.rounds import Round
@@ -62,16 +63,12 @@ for index, rules in enumerate(RULES):
     # The bots, two decisions of each level per rule set, and playouts from a sampled deal.
     game = Game(rules, seed=100 + index)
     bots = [make_bot(level, seed=5, playouts=40) for level in ("easy", "normal", "hard")]
-    decisions = 0
-    while not game.over and decisions < 12:
-        if game.phase is Phase.ROUND_OVER:
-            game.start_next_round()
-            continue
-        view = player_view(game, game.turn)
+    for decisions, (_, view) in enumerate(turns(game)):
+        if decisions == 12:
+            break
         move = bots[decisions % 3].choose(view)
         out["bots"].append(hex(move))
         game.apply(move)
-        decisions += 1
     if game.round is not None and game.round.turn >= 0:
         copy = game.round.playout(game.round.hands)
         while copy.turn >= 0:

@@ -17,13 +17,15 @@ For each decision it
 
 Its budget is a number of playouts per move (deterministic for a seed: tests, arena) and/or a
 time per move (default 1 s when no playout count is given). Give-backs in the exchange use the
-policy's choice; a seven pass or ten discard (R36, R37) is searched like a play, over choices
-that differ by rank. The round it searches from is the engine's :func:`round_from_known`, so the
-parts of the rules in force judge every simulated action; the playouts take the policy's
-rank-count shortcut only where the rules declare it legal, and in ``strict`` mode (tests) every
-simulated action goes through the referee's check and an illegal one raises. Candidate moves
-that differ only by suits are merged when suits never matter (no straights, no suit lock, no
-spade three), and very long move lists are cut to the policy's best few.
+policy's choice, or with ``exchange_search`` are searched (:meth:`HardBot._give_back`: each
+candidate give-back played out over the round that follows); a seven pass or ten discard (R36,
+R37) is searched like a play, over choices that differ by rank. The round it searches from is
+the engine's :func:`round_from_known`, so the parts of the rules in force judge every simulated
+action; the playouts take the policy's rank-count shortcut only where the rules declare it
+legal, and in ``strict`` mode (tests) every simulated action goes through the referee's check
+and an illegal one raises. Candidate moves that differ only by suits are merged when suits never
+matter (no straights, no suit lock, no spade three), and very long move lists are cut to the
+policy's best few.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ import random
 import time
 
 from ..engine import PlayerView
-from ..engine.plays import DISCARD, GIVE
+from ..engine.movegen import give_moves
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE
 from ..engine.rounds import Round
 from . import policy
 from .base import BotBase
@@ -80,6 +83,9 @@ WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits
 PLAYOUT_BLOCK = "none"  # in playouts, who spends a control on a player with one card: none,
 # the bot itself ("me") or every seat ("all") (policy.Style.block_seat)
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
+EXCHANGE_SEARCH = False  # search the exchange give-back (R25) over the next round's playouts
+EXCHANGE_CANDIDATES = 8  # give-backs it compares (the policy's order: its own choice first)
+EXCHANGE_BUDGET = 1.0  # its playouts, in moves' budgets (one give-back a round: it can take more)
 
 
 class HardBot(BotBase):
@@ -103,6 +109,9 @@ class HardBot(BotBase):
         chains: int = CHAINS,
         thin: int = THIN,
         playout_block: str = PLAYOUT_BLOCK,
+        exchange_search: bool = EXCHANGE_SEARCH,
+        exchange_budget: float = EXCHANGE_BUDGET,
+        exchange_candidates: int = EXCHANGE_CANDIDATES,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -132,6 +141,9 @@ class HardBot(BotBase):
         if playout_block not in ("none", "me", "all"):
             raise ValueError("playout_block is none, me or all")
         self.playout_block = playout_block  # playouts: who blocks a player with one card
+        self.exchange_search = exchange_search  # search the give-back of the exchange (R25)
+        self.exchange_budget = exchange_budget  # its playouts, in moves' budgets
+        self.exchange_candidates = exchange_candidates  # and how many give-backs it compares
         self.playouts = playouts
         self.time_limit = time_limit if time_limit is not None or playouts else DEFAULT_TIME
         self.rng = random.Random(seed)
@@ -152,6 +164,8 @@ class HardBot(BotBase):
             view.hand, legal, last_move, view.reversed_order, style, opponent_min, last_count
         )
         if legal[0] & GIVE and view.phase == "exchange":
+            if self.exchange_search:
+                return self._give_back(view, fallback, style, start)
             self.last_reason = "policy"
             return fallback
         knowledge = Knowledge.of(view)
@@ -207,6 +221,57 @@ class HardBot(BotBase):
         if self.playout_block != "none":
             style = style._replace(block_seat=view.seat if self.playout_block == "me" else -2)
         return self._search(view, deals, template, candidates, style, start)
+
+    def _give_back(self, view: PlayerView, fallback: int, style: policy.Style, start: float) -> int:
+        """The exchange give-back (R25) chosen by search: each candidate (suit-equivalent ones
+        merged, the policy's best few) is played out over the round that follows, on the same
+        sampled deals for every candidate (the cards it received cap the giver's, the cards it
+        gives back are the giver's); a give-back still owed by a later pair is the policy's.
+        The best mean place wins, a tie goes to the policy's order."""
+        candidates = self._candidates(view, fallback, style)[: self.exchange_candidates]
+        if len(candidates) == 1:
+            self.last_reason = "policy"
+            return candidates[0]
+        self.last_reason = "exchange"
+        me = view.seat
+        pairs = view.exchange_pairs  # (giver, receiver, count), the President's first
+        mine = next(i for i, pair in enumerate(pairs) if pair[1] == me)
+        giver = pairs[mine][0]
+        later = pairs[mine + 1 :]
+        rules = view.rules
+        president = view.places[-1][0] if view.places else -1
+        knowledge = Knowledge.of(view)
+        arms = len(candidates)
+        totals = [0.0] * arms
+        scale = 1.0 / (rules.players - 1)
+        budget = None if self.playouts is None else int(self.playouts * self.exchange_budget)
+        # Timed, it keeps to the move's time limit (thousands of playouts at 1 s).
+        deadline = start + self.time_limit * TIME_MARGIN if self.time_limit is not None else None
+        clock = time.perf_counter
+        done = 0
+        while budget is None or done + arms <= max(budget, arms):
+            if deadline is not None and clock() >= deadline:
+                break
+            dealt = knowledge.sample(self.rng)
+            for arm in range(arms):
+                cards = candidates[arm] & CARDS_MASK
+                hands = list(dealt)
+                hands[me] &= ~cards
+                hands[giver] |= cards
+                for other_giver, receiver, count in later:
+                    owed = policy.give_back(hands[receiver], give_moves(hands[receiver], count))
+                    hands[receiver] &= ~owed & CARDS_MASK
+                    hands[other_giver] |= owed & CARDS_MASK
+                round_ = Round(rules, hands, view.leader, previous_president=president)
+                points = finish(round_, me, style, self.strict)
+                totals[arm] += (points - 1) * scale
+            done += arms
+        self.last_playouts = done
+        best = 0
+        for arm in range(1, arms):
+            if totals[arm] > totals[best] + TIE:
+                best = arm
+        return candidates[best]
 
     @staticmethod
     def _proof(
