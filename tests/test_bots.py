@@ -572,7 +572,7 @@ def _exchange_views(rules: Rules, seeds: range) -> list[tuple[Game, PlayerView]]
 
 @pytest.mark.parametrize("preset", ["cardverse", "daifugo"])
 def test_R25_R30_hard_searches_its_exchange_give_back(preset: str) -> None:
-    """With exchange_search, the give-back is chosen by playouts of the next round: a legal give
+    """The give-back is chosen by playouts of the next round: a legal give
     of the owed count, the same for a seed (and in strict mode, every simulated action checked),
     and blind to the cards it cannot see (R27)."""
     rules = Rules.make(preset, players=4, rounds=2)
@@ -584,7 +584,7 @@ def test_R25_R30_hard_searches_its_exchange_give_back(preset: str) -> None:
         assert again.choose(view) == move
         if again.last_reason == "exchange":
             searched += 1
-            assert 0 < again.last_playouts <= 80
+            assert 0 < again.last_playouts <= 80 * again.exchange_budget  # its own budget
         # Another deal with the same view: the cards the seat cannot see moved between others.
         me = view.seat
         hands = game.hands
@@ -603,9 +603,9 @@ def test_R25_R30_hard_searches_its_exchange_give_back(preset: str) -> None:
         twin_view = player_view(twin, me)
         assert twin_view == view
         assert HardBot(seed=3, playouts=80, exchange_search=True).choose(twin_view) == move
-        default = HardBot(seed=3, playouts=80)
-        assert default.choose(view) == NormalBot().choose(view)  # off: the policy's give-back
-        assert default.last_reason == "policy"
+        off = HardBot(seed=3, playouts=80, exchange_search=False)
+        assert off.choose(view) == NormalBot().choose(view)  # off: the policy's give-back
+        assert off.last_reason == "policy"
     assert searched >= 3
 
 

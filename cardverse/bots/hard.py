@@ -16,9 +16,9 @@ For each decision it
    timed, it stops early when one move is clearly the best (:func:`_clear_winner`).
 
 Its budget is a number of playouts per move (deterministic for a seed: tests, arena) and/or a
-time per move (default 1 s when no playout count is given). Give-backs in the exchange use the
-policy's choice, or with ``exchange_search`` are searched (:meth:`HardBot._give_back`: each
-candidate give-back played out over the round that follows); a seven pass or ten discard (R36,
+time per move (default 1 s when no playout count is given). Give-backs in the exchange are
+searched (:meth:`HardBot._give_back`: each candidate give-back played out over the round that
+follows; ``exchange_search=False``: the policy's choice); a seven pass or ten discard (R36,
 R37) is searched like a play, over choices that differ by rank. The round it searches from is
 the engine's :func:`round_from_known`, so the parts of the rules in force judge every simulated
 action; the playouts take the policy's rank-count shortcut only where the rules declare it
@@ -83,9 +83,9 @@ WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits
 PLAYOUT_BLOCK = "none"  # in playouts, who spends a control on a player with one card: none,
 # the bot itself ("me") or every seat ("all") (policy.Style.block_seat)
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
-EXCHANGE_SEARCH = False  # search the exchange give-back (R25) over the next round's playouts
+EXCHANGE_SEARCH = True  # search the exchange give-back (R25) over the next round's playouts
 EXCHANGE_CANDIDATES = 8  # give-backs it compares (the policy's order: its own choice first)
-EXCHANGE_BUDGET = 1.0  # its playouts, in moves' budgets (one give-back a round: it can take more)
+EXCHANGE_BUDGET = 4.0  # its playouts, in moves' budgets (one give-back a round: it can take more)
 
 
 class HardBot(BotBase):
