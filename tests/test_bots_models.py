@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cardverse.arena import turns
 from cardverse.bots import Bot
 from cardverse.bots.baselines import StructureBot
 from cardverse.bots.easy import EasyBot
@@ -248,13 +249,7 @@ def test_R30_hard_with_opponent_models_plays_legal_whole_games() -> None:
         bots: list[Bot] = [HardBot(seed=seed, playouts=60, strict=True, **options)] + [
             NormalBot() for _ in range(3)
         ]
-        while not game.over:
-            if game.phase is Phase.ROUND_OVER:
-                game.start_next_round()
-                continue
-            seat = game.turn
-            assert seat is not None
-            view = player_view(game, seat)
+        for seat, view in turns(game):
             move = bots[seat].choose(view)
             assert move in view.legal_moves
             game.apply(move, seat)
