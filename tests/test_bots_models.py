@@ -260,3 +260,9 @@ def test_R30_hard_refuses_unknown_model_options() -> None:
         HardBot(playout_models="everyone")
     with pytest.raises(ValueError, match="chains and thin"):
         HardBot(chains=0)
+    with pytest.raises(ValueError, match="playout_block is none, me or all"):
+        HardBot(playout_block="others")
+    with pytest.raises(ValueError, match="exchange_candidates at least 1"):
+        HardBot(exchange_candidates=0)
+    with pytest.raises(ValueError, match="exchange_budget must be positive"):
+        HardBot(exchange_budget=-1.0)

@@ -124,6 +124,8 @@ class HardBot(BotBase):
             )
         if chains < 1 or thin < 1:
             raise ValueError("chains and thin must be at least 1")
+        if exchange_budget <= 0 or exchange_candidates < 1:
+            raise ValueError("exchange_budget must be positive and exchange_candidates at least 1")
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
