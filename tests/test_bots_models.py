@@ -266,3 +266,64 @@ def test_R30_hard_refuses_unknown_model_options() -> None:
         HardBot(exchange_candidates=0)
     with pytest.raises(ValueError, match="exchange_budget must be positive"):
         HardBot(exchange_budget=-1.0)
+
+
+def test_R30_hard_search_options_play_legal_whole_games() -> None:
+    """The root search's options (candidates, exploration, the final pick, the policy's margin,
+    deals whose playouts block, every other seat played by one model) keep every move legal."""
+    rules = Rules.make("cardverse")
+    variants: list[dict[str, Any]] = [
+        {"max_candidates": 3, "final": "lcb", "block_share": 0.5},
+        {"final": "visits", "prior_margin": 0.05, "exploration": 1.0},
+        {"others_model": "structure", "tree": False},
+        {"others_model": "structure", "others_share": 0.5},
+        {"seat_models": True, "playout_models": "sample", "models": ["sensible", "structure"]},
+    ]
+    for seed, options in enumerate(variants):
+        game = Game(rules, seed=seed)
+        bots: list[Bot] = [HardBot(seed=seed, playouts=60, strict=True, **options)] + [
+            NormalBot() for _ in range(3)
+        ]
+        for seat, view in turns(game):
+            move = bots[seat].choose(view)
+            assert move in view.legal_moves
+            game.apply(move, seat)
+
+
+def test_R30_hard_final_pick_and_margin() -> None:
+    """The move played after the search: the best mean, the most visits or the best lower bound;
+    a margin keeps the policy's own choice (arm 0) unless another beats it by that much."""
+    from cardverse.bots.hard import _pick
+
+    visits = [10, 40, 2]
+    totals = [6.0, 26.0, 1.6]  # means 0.6, 0.65, 0.8
+    squares = [4.0, 18.0, 1.3]
+    assert _pick(visits, totals, squares, "mean", 0.0) == 2
+    assert _pick(visits, totals, squares, "visits", 0.0) == 1
+    assert _pick(visits, totals, squares, "lcb", 0.0) == 1  # 2 visits: too few to trust
+    assert _pick(visits, totals, squares, "mean", 0.25) == 0  # 0.8 is not 0.25 above 0.6
+    assert _pick(visits, totals, squares, "mean", 0.1) == 2
+    assert _pick([5, 5], [2.5, 2.5], [1.5, 1.5], "mean", 0.0) == 0  # a tie: the policy's order
+
+
+def test_R30_hard_refuses_bad_search_options() -> None:
+    with pytest.raises(ValueError, match="max_candidates must be at least 1, not 0"):
+        HardBot(max_candidates=0)
+    with pytest.raises(ValueError, match="exploration must not be negative"):
+        HardBot(exploration=-0.1)
+    with pytest.raises(ValueError, match=r"block_share must be between 0 and 1, not 1\.5"):
+        HardBot(block_share=1.5)
+    with pytest.raises(ValueError, match="others_model must be one of sensible, lowest"):
+        HardBot(others_model="psychic")
+    with pytest.raises(ValueError, match="final must be one of mean, visits, lcb, not 'max'"):
+        HardBot(final="max")
+    with pytest.raises(ValueError, match="prior_margin must not be negative"):
+        HardBot(prior_margin=-1.0)
+    with pytest.raises(ValueError, match="surprise must be between 0 and 1, not 2"):
+        HardBot(surprise=2)
+    with pytest.raises(ValueError, match=r"others_share must be between 0 and 1, not -0\.5"):
+        HardBot(others_share=-0.5)
+    with pytest.raises(ValueError, match="models are some of sensible, lowest, highest, structure"):
+        HardBot(models=["sensible", "random"])
+    with pytest.raises(ValueError, match="not none"):
+        HardBot(models=[])

@@ -42,7 +42,7 @@ from . import policy
 from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
-from .models import SENSIBLE
+from .models import MODEL_NAMES, SENSIBLE
 from .normal import plain_sure_win, view_context
 from .playout import next_move, play_out
 from .positions import round_of_view
@@ -86,6 +86,10 @@ MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long 
 EXCHANGE_SEARCH = True  # search the exchange give-back (R25) over the next round's playouts
 EXCHANGE_CANDIDATES = 8  # give-backs it compares (the policy's order: its own choice first)
 EXCHANGE_BUDGET = 4.0  # its playouts, in moves' budgets (one give-back a round: it can take more)
+BLOCK_SHARE = 0.0  # share of sampled deals whose playouts have every seat block a one-card player
+FINAL_CHOICES = ("mean", "visits", "lcb")  # how the searched move is picked at the end
+FINAL = "mean"
+PRIOR_MARGIN = 0.0  # the policy's own move is kept unless another's mean beats it by this much
 
 
 class HardBot(BotBase):
@@ -112,6 +116,15 @@ class HardBot(BotBase):
         exchange_search: bool = EXCHANGE_SEARCH,
         exchange_budget: float = EXCHANGE_BUDGET,
         exchange_candidates: int = EXCHANGE_CANDIDATES,
+        max_candidates: int = MAX_CANDIDATES,
+        exploration: float = EXPLORATION,
+        block_share: float = BLOCK_SHARE,
+        others_model: str = "",
+        others_share: float = 1.0,
+        final: str = FINAL,
+        prior_margin: float = PRIOR_MARGIN,
+        surprise: float = SURPRISE,
+        models: tuple[str, ...] | list[str] = MODEL_NAMES,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -126,6 +139,42 @@ class HardBot(BotBase):
             raise ValueError("chains and thin must be at least 1")
         if exchange_budget <= 0 or exchange_candidates < 1:
             raise ValueError("exchange_budget must be positive and exchange_candidates at least 1")
+        if max_candidates < 1:
+            raise ValueError(f"max_candidates must be at least 1, not {max_candidates!r}")
+        if exploration < 0:
+            raise ValueError(f"exploration must not be negative, not {exploration!r}")
+        if not 0.0 <= block_share <= 1.0:
+            raise ValueError(f"block_share must be between 0 and 1, not {block_share!r}")
+        if others_model and others_model not in MODEL_NAMES:
+            raise ValueError(
+                f"others_model must be one of {', '.join(MODEL_NAMES)} (or empty), "
+                f"not {others_model!r}"
+            )
+        if final not in FINAL_CHOICES:
+            raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, not {final!r}")
+        if prior_margin < 0:
+            raise ValueError(f"prior_margin must not be negative, not {prior_margin!r}")
+        if not 0.0 <= surprise <= 1.0:
+            raise ValueError(f"surprise must be between 0 and 1, not {surprise!r}")
+        unknown = [name for name in models if name not in MODEL_NAMES]
+        if unknown or not models:
+            raise ValueError(
+                f"models are some of {', '.join(MODEL_NAMES)}, not {', '.join(unknown) or 'none'}"
+            )
+        # The opponent models the per-seat posteriors are over (seat_models, playout_models).
+        self.model_set = tuple(name in models for name in MODEL_NAMES)
+        self.surprise = surprise  # a deal's weight factor per action its models do not explain
+        self.max_candidates = max_candidates  # root moves searched (the policy's best few)
+        self.exploration = exploration  # UCB1's constant at the root
+        self.block_share = block_share  # deals whose playouts have every seat block (see Style)
+        # Every other seat played by this one model in the playouts (a measuring aid: what a
+        # known opponent model would be worth); empty: the inference's choice.
+        self.others_model = MODEL_NAMES.index(others_model) if others_model else -1
+        if not 0.0 <= others_share <= 1.0:
+            raise ValueError(f"others_share must be between 0 and 1, not {others_share!r}")
+        self.others_share = others_share  # and each seat so played with this chance per deal
+        self.final = final  # the move played: best mean, most visits or best lower bound
+        self.prior_margin = prior_margin
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
@@ -193,7 +242,7 @@ class HardBot(BotBase):
             if solved is not None and solved[1]:
                 self.last_reason = "duel"
                 return solved[0]
-        candidates = self._candidates(view, fallback, style)
+        candidates = self._candidates(view, fallback, style, self.max_candidates)
         if len(candidates) == 1:
             self.last_reason = "policy"
             return candidates[0]
@@ -210,7 +259,7 @@ class HardBot(BotBase):
             knowledge,
             self.rng,
             pool=pool,
-            surprise=SURPRISE,
+            surprise=self.surprise,
             burn_in=min(BURN_IN, pool),
             deadline=pool_deadline,
             seat_models=self.seat_models,
@@ -218,6 +267,7 @@ class HardBot(BotBase):
             thin=self.thin,
             unexplained=self.unexplained,
             decisive=self.decisive,
+            model_set=self.model_set,
         )
         self.last_deals = deals
         if self.playout_block != "none":
@@ -230,7 +280,7 @@ class HardBot(BotBase):
         sampled deals for every candidate (the cards it received cap the giver's, the cards it
         gives back are the giver's); a give-back still owed by a later pair is the policy's.
         The best mean place wins, a tie goes to the policy's order."""
-        candidates = self._candidates(view, fallback, style)[: self.exchange_candidates]
+        candidates = self._candidates(view, fallback, style, self.exchange_candidates)
         if len(candidates) == 1:
             self.last_reason = "policy"
             return candidates[0]
@@ -289,7 +339,8 @@ class HardBot(BotBase):
             return None
         return fallback if fallback in won else won[0]
 
-    def _candidates(self, view: PlayerView, fallback: int, style: policy.Style) -> list[int]:
+    @staticmethod
+    def _candidates(view: PlayerView, fallback: int, style: policy.Style, limit: int) -> list[int]:
         """The root moves worth searching: suit-equivalent plays merged, long lists cut."""
         legal = list(view.legal_moves)
         moves = merged_moves(legal, fallback, not style.fast_playouts)
@@ -297,7 +348,7 @@ class HardBot(BotBase):
         # The policy's order of preference: its own choice first. Ties in the search go to the
         # earlier candidate, and a long list is cut to its best few.
         moves = candidate_order(moves, fallback, view.hand, view.reversed_order, owed)
-        return moves[:MAX_CANDIDATES]
+        return moves[:limit]
 
     def _search(
         self,
@@ -321,6 +372,10 @@ class HardBot(BotBase):
         done = 0
         root = Node(candidates) if self.tree else None
         self.last_tree = root
+        share = self.block_share
+        blocking = style._replace(block_seat=-2)  # every seat blocks a player with one card
+        exploration = self.exploration
+        rng = self.rng
         self._nodes = 0
         # Shared phase: every candidate on the same sampled deals (common random numbers), so
         # that the comparison between moves is like for like; at least MIN_VISITS rounds.
@@ -341,15 +396,16 @@ class HardBot(BotBase):
                 break
             hands = deals.sample()
             models = self._models(deals, me)
+            played = blocking if share > 0.0 and rng.random() < share else style
             for arm in range(arms):
                 if budget is not None and done >= budget:
                     break
                 if root is None:
                     points = play_out(
-                        template, hands, candidates[arm], me, style, self.strict, models
+                        template, hands, candidates[arm], me, played, self.strict, models
                     )
                 else:
-                    points = self._descend(root, template, hands, arm, me, style, scale, models)
+                    points = self._descend(root, template, hands, arm, me, played, scale, models)
                 reward = (points - 1) * scale
                 visits[arm] += 1
                 totals[arm] += reward
@@ -367,17 +423,18 @@ class HardBot(BotBase):
                 if n == 0:
                     best_arm = arm
                     break
-                score = totals[arm] / n + EXPLORATION * math.sqrt(log_n / n)
+                score = totals[arm] / n + exploration * math.sqrt(log_n / n)
                 if score > best_score:
                     best_arm, best_score = arm, score
             hands = deals.sample()
             models = self._models(deals, me)
+            played = blocking if share > 0.0 and rng.random() < share else style
             if root is None:
                 points = play_out(
-                    template, hands, candidates[best_arm], me, style, self.strict, models
+                    template, hands, candidates[best_arm], me, played, self.strict, models
                 )
             else:
-                points = self._descend(root, template, hands, best_arm, me, style, scale, models)
+                points = self._descend(root, template, hands, best_arm, me, played, scale, models)
             reward = (points - 1) * scale
             visits[best_arm] += 1
             totals[best_arm] += reward
@@ -389,19 +446,19 @@ class HardBot(BotBase):
                 if _clear_winner(visits, totals, squares):
                     break
         self.last_playouts = done
-        # The best mean; a tie goes to the candidate the policy prefers (candidates come in the
-        # policy's order of preference, its own choice first), not to legal-move order.
-        best = 0
-        best_mean = -1.0
-        for arm in range(arms):
-            if visits[arm]:
-                mean = totals[arm] / visits[arm]
-                if mean > best_mean + TIE:
-                    best, best_mean = arm, mean
-        return candidates[best]
+        return candidates[_pick(visits, totals, squares, self.final, self.prior_margin)]
 
     def _models(self, deals: PlausibleDeals, me: int) -> tuple[int, ...] | None:
         """The opponent model of each seat for one playout (None: the policy for every seat)."""
+        if self.others_model >= 0:
+            share = self.others_share
+            rng = self.rng
+            fixed = [
+                self.others_model if share >= 1.0 or rng.random() < share else SENSIBLE
+                for _ in deals.posteriors
+            ]
+            fixed[me] = SENSIBLE
+            return tuple(fixed)
         mode = self.playout_models
         if mode == "none" or not deals.deals:
             return None
@@ -475,6 +532,36 @@ class HardBot(BotBase):
         for index in range(len(path)):
             path[index].update(arms[index], reward)
         return points
+
+
+def _pick(
+    visits: list[int], totals: list[float], squares: list[float], final: str, margin: float
+) -> int:
+    """The arm played after the search. ``mean``: the best mean; ``visits``: the most tried;
+    ``lcb``: the best mean less one standard error. A tie goes to the earlier arm (candidates
+    come in the policy's order of preference, its own choice first), not to legal-move order;
+    with ``margin``, the policy's own choice (arm 0) stays unless the pick's mean beats its mean
+    by that much."""
+    best = 0
+    best_score = -1.0
+    for arm in range(len(visits)):
+        n = visits[arm]
+        if not n:
+            continue
+        mean = totals[arm] / n
+        if final == "visits":
+            score = float(n) + mean * 1e-3  # equal visits: the better mean
+        elif final == "lcb":
+            variance = max(squares[arm] / n - mean * mean, 1.0 / (4 * n))
+            score = mean - math.sqrt(variance / n)
+        else:
+            score = mean
+        if score > best_score + TIE:
+            best, best_score = arm, score
+    kept = margin > 0.0 and best != 0 and visits[0] > 0
+    if kept and totals[best] / visits[best] < totals[0] / visits[0] + margin:
+        return 0
+    return best
 
 
 def _clear_winner(visits: list[int], totals: list[float], squares: list[float]) -> bool:

@@ -331,7 +331,8 @@ class PlausibleDeals:
     runs on an even mixture of them all and averages each model's share of every seat's weight
     (the seat's posterior over the models, :attr:`posteriors`); from then on each seat is
     weighed by its own posterior mixture, or not at all (uniform) when even its best model
-    misses more than ``unexplained`` of its actions. :attr:`seat_model` is each seat's most
+    misses more than ``unexplained`` of its actions (``model_set``: which models are scored, by
+    id, all four by default). :attr:`seat_model` is each seat's most
     likely model (for the playouts) when its posterior is at least ``decisive``, else the
     policy. ``chains`` independent chains (each with its own burn-in)
     share the pool, and ``thin`` keeps one state in so many.
@@ -352,6 +353,7 @@ class PlausibleDeals:
         chains: int = 1,
         unexplained: float = 1.0,
         decisive: float = 0.0,
+        model_set: tuple[bool, ...] = (True, True, True, True),
     ) -> None:
         self.knowledge = knowledge
         self.rng = rng
@@ -369,10 +371,10 @@ class PlausibleDeals:
         ):
             return
         evidence = Evidence(view, knowledge)
-        even = 1.0 / len(MODEL_NAMES)
         if seat_models:
-            used = ALL_MODELS
-            start_mix: tuple[float, ...] = (even, even, even, even)
+            used = model_set if any(model_set) else ALL_MODELS
+            even = 1.0 / sum(used)
+            start_mix: tuple[float, ...] = tuple(even if on else 0.0 for on in used)
         else:
             used = TWO_MODELS
             start_mix = (0.5, 0.5, 0.0, 0.0)
