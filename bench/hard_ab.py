@@ -13,8 +13,10 @@ plays games of N rounds with the exchange between them (points per round, as the
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import pathlib
 import statistics
 import sys
 import time
@@ -54,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="rounds per game (default 1)")
     parser.add_argument("--variant", type=parse_variant, action="append", default=[])
     parser.add_argument("--no-base", action="store_true", help="do not run the defaults first")
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="keep each variant's per-deal results in DIR and reuse them when the same variant "
+        "(name, options, opponent, deals, seed, playouts, rounds) was run before",
+    )
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
@@ -66,20 +74,30 @@ def main(argv: list[str] | None = None) -> int:
         _VARIANT.clear()
         _VARIANT.update(options)
         started = time.monotonic()
-        results = arena.run_arena(
-            rules, lineup, args.deals, seed=args.seed, playouts=args.playouts, jobs=args.jobs
-        )
-        report = arena.summarise(results, args.deals)
-        row = report["by_kind"]["hard"]
-        print(
-            f"{name:12} vs 3 {args.opponent} at {args.playouts} playouts, {args.deals} deals "
-            f"of {args.rounds} round(s) (seed {args.seed}): "
-            f"{row['mean_points']:.3f} {row['ci95']}  "
-            f"p50 {row['decision_ms']['p50']:.1f} ms p95 {row['decision_ms']['p95']:.1f} ms "
-            f"({time.monotonic() - started:.0f}s)",
-            flush=True,
-        )
-        samples = _per_deal(results)
+        kept = _cached(args, name, options)
+        if kept is not None and kept.exists():
+            samples = json.loads(kept.read_text(encoding="utf-8"))["per_deal"]
+            mean = statistics.fmean(samples)
+            print(f"{name:12} vs 3 {args.opponent}: {mean:.3f} (kept in {kept})", flush=True)
+        else:
+            results = arena.run_arena(
+                rules, lineup, args.deals, seed=args.seed, playouts=args.playouts, jobs=args.jobs
+            )
+            report = arena.summarise(results, args.deals)
+            row = report["by_kind"]["hard"]
+            print(
+                f"{name:12} vs 3 {args.opponent} at {args.playouts} playouts, {args.deals} deals "
+                f"of {args.rounds} round(s) (seed {args.seed}): "
+                f"{row['mean_points']:.3f} {row['ci95']}  "
+                f"p50 {row['decision_ms']['p50']:.1f} ms p95 {row['decision_ms']['p95']:.1f} ms "
+                f"({time.monotonic() - started:.0f}s)",
+                flush=True,
+            )
+            samples = _per_deal(results)
+            if kept is not None:
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                record = {"variant": name, "options": options, "per_deal": samples}
+                kept.write_text(json.dumps(record), encoding="utf-8")
         if first is None:
             first = samples
         elif len(first) == len(samples):
@@ -90,6 +108,28 @@ def main(argv: list[str] | None = None) -> int:
             low, high = mean - half, mean + half
             print(f"{'':12} minus {variants[0][0]}: {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
     return 0
+
+
+def _cached(args: argparse.Namespace, name: str, options: dict[str, Any]) -> pathlib.Path | None:
+    """Where a variant's per-deal results are kept (None: no --cache). The file name says what
+    was run, so a changed option or flag never reuses another run's results."""
+    if not args.cache:
+        return None
+    key = json.dumps(
+        [
+            name,
+            options,
+            args.preset,
+            args.opponent,
+            args.deals,
+            args.seed,
+            args.playouts,
+            args.rounds,
+        ],
+        sort_keys=True,
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return pathlib.Path(args.cache) / f"{args.opponent}-{name}-{digest}.json"
 
 
 def _per_deal(results: list[arena.GameResult]) -> list[float]:
