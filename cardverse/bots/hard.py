@@ -38,7 +38,7 @@ from ..engine import PlayerView
 from ..engine.movegen import give_moves
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE
 from ..engine.rounds import Round
-from . import policy
+from . import fitted, policy
 from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
@@ -82,6 +82,13 @@ INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy'
 WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits) candidates
 PLAYOUT_BLOCK = "none"  # in playouts, who spends a control on a player with one card: none,
 # the bot itself ("me") or every seat ("all") (policy.Style.block_seat)
+PLAYOUT_POLICY = "rules"  # who plays in the playouts: the rules of thumb, or the fitted policy
+PLAYOUT_POLICY_CHOICES = ("rules", "fitted")
+FITTED_SEATS = "me"  # with the fitted policy: the bot's own seat ("me") or every seat ("all")
+FITTED_SEATS_CHOICES = ("me", "all")
+FITTED_HAND = 99  # the fitted policy plays a seat while its hand holds at most so many cards
+FITTED_CHOICE = "greedy"  # its best score ("greedy") or a draw from its softmax ("sample")
+FITTED_CHOICE_CHOICES = ("greedy", "sample")
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
 EXCHANGE_SEARCH = True  # search the exchange give-back (R25) over the next round's playouts
 EXCHANGE_CANDIDATES = 8  # give-backs it compares (the policy's order: its own choice first)
@@ -112,6 +119,10 @@ class HardBot(BotBase):
         exchange_search: bool = EXCHANGE_SEARCH,
         exchange_budget: float = EXCHANGE_BUDGET,
         exchange_candidates: int = EXCHANGE_CANDIDATES,
+        playout_policy: str = PLAYOUT_POLICY,
+        fitted_seats: str = FITTED_SEATS,
+        fitted_hand: int = FITTED_HAND,
+        fitted_choice: str = FITTED_CHOICE,
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -126,6 +137,19 @@ class HardBot(BotBase):
             raise ValueError("chains and thin must be at least 1")
         if exchange_budget <= 0 or exchange_candidates < 1:
             raise ValueError("exchange_budget must be positive and exchange_candidates at least 1")
+        _check_choice("playout_policy", playout_policy, PLAYOUT_POLICY_CHOICES)
+        _check_choice("fitted_seats", fitted_seats, FITTED_SEATS_CHOICES)
+        _check_choice("fitted_choice", fitted_choice, FITTED_CHOICE_CHOICES)
+        if isinstance(fitted_hand, bool) or not isinstance(fitted_hand, int) or fitted_hand < 1:
+            raise ValueError(
+                f"fitted_hand must be a whole number of cards, 1 or more, not {fitted_hand!r}"
+            )
+        if playout_policy == "fitted":
+            fitted.shipped_weights()  # a missing or malformed weights file fails here, clearly
+        self.playout_policy = playout_policy  # who plays in the playouts (rules or fitted)
+        self.fitted_seats = fitted_seats  # the fitted policy's seats: the bot's own, or all
+        self.fitted_hand = fitted_hand  # and from which hand size on
+        self.fitted_choice = fitted_choice  # its best score, or a draw from its softmax
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
@@ -222,6 +246,12 @@ class HardBot(BotBase):
         self.last_deals = deals
         if self.playout_block != "none":
             style = style._replace(block_seat=view.seat if self.playout_block == "me" else -2)
+        if self.playout_policy == "fitted":
+            style = style._replace(
+                fitted_seat=view.seat if self.fitted_seats == "me" else -2,
+                fitted_hand=self.fitted_hand,
+                fitted_sample=self.fitted_choice == "sample",
+            )
         return self._search(view, deals, template, candidates, style, start)
 
     def _give_back(self, view: PlayerView, fallback: int, style: policy.Style, start: float) -> int:
@@ -475,6 +505,12 @@ class HardBot(BotBase):
         for index in range(len(path)):
             path[index].update(arms[index], reward)
         return points
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    """A ValueError naming the option and the value when ``value`` is not one of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
 
 
 def _clear_winner(visits: list[int], totals: list[float], squares: list[float]) -> bool:
