@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from cardverse.bots import fitted, policy
+from cardverse.bots.endgame import solve_duel
 from cardverse.bots.hard import HardBot
-from cardverse.bots.normal import NormalBot
-from cardverse.bots.playout import _finishing_line, _rules_move
+from cardverse.bots.knowledge import Knowledge, PlausibleDeals
+from cardverse.bots.normal import NormalBot, view_context
+from cardverse.bots.playout import _finishing_line, _rules_move, play_out
 from cardverse.bots.positions import round_of_view
 from cardverse.engine import Game, Phase, player_view, rules_from_dict
 from cardverse.engine.plays import DISCARD, GIVE
@@ -87,8 +89,14 @@ def make_labels(args: argparse.Namespace) -> int:
                         seed=args.seed * 104_729 + number * 1000 + len(batch),
                         playouts=args.label_playouts,
                     )
-                    label = labeller.decide(view)
-                    reason = labeller.last_reason
+                    values: list[int] = []
+                    if args.source == "truth":
+                        label, reason = truth_label(labeller, view, list(game.hands))
+                    elif args.source == "rollout":
+                        label, reason, values = rollout_label(labeller, view, list(game.hands))
+                    else:
+                        label = labeller.decide(view)
+                        reason = labeller.last_reason
                     batch.append(
                         {
                             "view": view,
@@ -97,6 +105,7 @@ def make_labels(args: argparse.Namespace) -> int:
                             "reason": reason,
                             "kind": lineup[seat],
                             "game": number,
+                            "values": values,
                         }
                     )
                     reasons[reason] = reasons.get(reason, 0) + 1
@@ -113,6 +122,51 @@ def make_labels(args: argparse.Namespace) -> int:
                 print(f"stopped after {number + 1} games (CPU budget)", flush=True)
                 break
     return 0
+
+
+def truth_label(bot: HardBot, view: Any, hands: list[int]) -> tuple[int, str]:
+    """The hard bot's search run on the true deal (every playout on the real hands, its tree
+    over its own later decisions, the others played by the policy as in a playout): the best
+    mean, a tie to the policy's order. Exact wins first when only two seats hold cards."""
+    import time as clock
+
+    style = policy.Style.of(view.rules)
+    last_move, opponent_min, last_count = view_context(view)
+    fallback = policy.choose(
+        view.hand, view.legal_moves, last_move, view.reversed_order, style, opponent_min, last_count
+    )
+    template = round_of_view(view)
+    if sum(1 for h in hands if h) == 2:
+        duel = template.clone()
+        duel.hands = list(hands)
+        solved = solve_duel(duel, view.seat)
+        if solved is not None:
+            return (solved[0] if solved[1] else fallback), "duel"
+    candidates = bot._candidates(view, fallback, style)
+    if len(candidates) == 1:
+        return candidates[0], "policy"
+    # A pool of deals holding the true deal alone (surprise 1: no chain is run).
+    deals = PlausibleDeals(view, Knowledge.of(view), bot.rng, pool=1, surprise=1.0)
+    deals.deals = [list(hands)]
+    move = bot._search(view, deals, template, candidates, style, clock.perf_counter())
+    return move, "truth"
+
+
+def rollout_label(bot: HardBot, view: Any, hands: list[int]) -> tuple[int, str, list[int]]:
+    """One step of policy improvement on the true deal: each candidate move (the hard bot's
+    candidates, the policy's order) followed by the playout policy for every seat, one playout
+    each (the policy is deterministic, so one is exact); the label is the best place, a tie to
+    the policy's order. Also every candidate's points (all equal: the move did not matter)."""
+    style = policy.Style.of(view.rules)
+    last_move, opponent_min, last_count = view_context(view)
+    fallback = policy.choose(
+        view.hand, view.legal_moves, last_move, view.reversed_order, style, opponent_min, last_count
+    )
+    template = round_of_view(view)
+    candidates = bot._candidates(view, fallback, style)
+    values = [play_out(template, list(hands), move, view.seat, style, False) for move in candidates]
+    best = values.index(max(values))
+    return candidates[best], "rollout", values
 
 
 def load_labels(paths: list[str]) -> list[dict[str, Any]]:
@@ -149,6 +203,10 @@ def samples(records: list[dict[str, Any]]) -> tuple[list[Sample], dict[str, int]
         moves = fitted.candidates(round_, style, rules_move)
         if len(moves) < 2:
             skipped["one candidate"] += 1
+            continue
+        values = record.get("values") or []
+        if values and min(values) == max(values):
+            skipped["the move did not matter"] = skipped.get("the move did not matter", 0) + 1
             continue
         label = record["label"]
         if label in moves:
@@ -330,6 +388,13 @@ def main(argv: list[str] | None = None) -> int:
     labels.add_argument("--seed", type=int, default=1)
     labels.add_argument("--play-playouts", type=int, default=300)
     labels.add_argument("--label-playouts", type=int, default=3000)
+    labels.add_argument(
+        "--source",
+        choices=("view", "truth", "rollout"),
+        default="view",
+        help="the labeller: hard on the seat's view, hard's search on the true deal, or one "
+        "playout per candidate on the true deal",
+    )
     labels.add_argument("--rate", type=float, default=0.3, help="share of decisions labelled")
     labels.add_argument("--endgame-rate", type=float, default=0.8)
     labels.add_argument("--endgame-hand", type=int, default=8)

@@ -123,6 +123,8 @@ def load_weights(path: str | None = None) -> FittedWeights:
 
 
 _SHIPPED: list[FittedWeights] = []
+_LOADED: list[FittedWeights] = []  # weights files read in this process, by index
+_PATHS: dict[str, int] = {}
 
 
 def shipped_weights() -> FittedWeights:
@@ -130,6 +132,25 @@ def shipped_weights() -> FittedWeights:
     if not _SHIPPED:
         _SHIPPED.append(load_weights())
     return _SHIPPED[0]
+
+
+def weights_index(path: str) -> int:
+    """The index (for :attr:`policy.Style.fitted_weights`) of the weights in ``path``, read
+    once per process; -1 for the shipped weights (``path`` empty)."""
+    if not path:
+        shipped_weights()
+        return -1
+    index = _PATHS.get(path)
+    if index is None:
+        _LOADED.append(load_weights(path))
+        index = len(_LOADED) - 1
+        _PATHS[path] = index
+    return index
+
+
+def weights_at(index: int) -> FittedWeights:
+    """The weights of :func:`weights_index` (-1: the shipped ones)."""
+    return shipped_weights() if index < 0 else _LOADED[index]
 
 
 def _few(cards: int) -> int:

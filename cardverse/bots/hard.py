@@ -123,6 +123,7 @@ class HardBot(BotBase):
         fitted_seats: str = FITTED_SEATS,
         fitted_hand: int = FITTED_HAND,
         fitted_choice: str = FITTED_CHOICE,
+        fitted_weights: str = "",
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -144,8 +145,10 @@ class HardBot(BotBase):
             raise ValueError(
                 f"fitted_hand must be a whole number of cards, 1 or more, not {fitted_hand!r}"
             )
-        if playout_policy == "fitted":
-            fitted.shipped_weights()  # a missing or malformed weights file fails here, clearly
+        # A missing or malformed weights file fails here, clearly (WeightsError, a ValueError).
+        self._fitted_index = (
+            fitted.weights_index(fitted_weights) if playout_policy == "fitted" else -1
+        )
         self.playout_policy = playout_policy  # who plays in the playouts (rules or fitted)
         self.fitted_seats = fitted_seats  # the fitted policy's seats: the bot's own, or all
         self.fitted_hand = fitted_hand  # and from which hand size on
@@ -251,6 +254,7 @@ class HardBot(BotBase):
                 fitted_seat=view.seat if self.fitted_seats == "me" else -2,
                 fitted_hand=self.fitted_hand,
                 fitted_sample=self.fitted_choice == "sample",
+                fitted_weights=self._fitted_index,
             )
         return self._search(view, deals, template, candidates, style, start)
 

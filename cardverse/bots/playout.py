@@ -99,7 +99,7 @@ def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: boo
                 if line >= 0:
                     return line
             rules_move = _rules_move(round_, style, fast_rules, False)
-            return fitted.choose(round_, style, rules_move, fitted.shipped_weights())
+            return fitted.choose(round_, style, rules_move, fitted.weights_at(style.fitted_weights))
     return _rules_move(round_, style, fast_rules, finish)
 
 

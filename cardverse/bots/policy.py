@@ -67,6 +67,7 @@ class Style(NamedTuple):
     fitted_seat: int = -1
     fitted_hand: int = 0
     fitted_sample: bool = False
+    fitted_weights: int = -1  # which weights (:func:`.fitted.weights_index`; -1: the shipped)
 
     @staticmethod
     def of(rules: Rules) -> Style:
