@@ -58,6 +58,11 @@ FEATURES: Final[tuple[str, ...]] = (
     "small_control",  # the same and a control card
     "small_unbeatable",  # the same and unbeatable
     "revolution",  # a four that reverses the order (revolutions played)
+    "rules_pass",  # the rules' choice, and it is the pass
+    "rules_lead",  # the rules' choice, on lead
+    "rules_big",  # the rules' choice, with more than 8 cards in hand
+    "block",  # following, a play on a player left with 1 or 2 cards
+    "control_top",  # a control card spent on a play on top: that play's strength, over 13
 )
 COUNT: Final = len(FEATURES)
 SMALL: Final = 5
@@ -203,19 +208,24 @@ def features(
         out[0] = 1.0
     counts = policy.rank_nibble_counts(others)
     other_jokers = NIBBLE_COUNT[(others >> 52) & 3]
-    if small and move == rules_move:
-        out[24] = 1.0
+    if move == rules_move:
+        if small:
+            out[24] = 1.0
+        if move == PASS:
+            out[29] = 1.0
+        if top is None:
+            out[30] = 1.0
+        if size > 8:
+            out[31] = 1.0
+    top_strength = 0.0
+    if top is not None:
+        top_strength = play_strength(top, revolution) / 13.0
     if move == PASS:
         out[1] = 1.0
         if top is not None:
             info = play_info(top)
             out[2] = info.size / 4.0
-            out[5] = (
-                1.0
-                if info.all_jokers
-                else policy.rank_strength(info.bottom if info.straight else info.rank, revolution)
-                / 13.0
-            )
+            out[5] = top_strength
         if top_count == 1:
             out[3] = 1.0
         elif top_count == 2:
@@ -241,6 +251,9 @@ def features(
         control = policy.is_control_play(move, revolution, style)
         if control:
             out[12] = 1.0
+            out[33] = top_strength
+        if top is not None and top_count <= 2:
+            out[32] = 1.0
         out[13] = float((cards & JOKER_MASK).bit_count())
         clears = policy._keeps_lead(move, revolution, style)
         if clears:
