@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
+from importlib import resources
 from typing import Final
 
 from ..engine.cards import JOKER_MASK, NIBBLE_COUNT, NUM_RANKS, RANK_8
@@ -116,7 +116,8 @@ def parse_weights(data: object, source: str = "the weights") -> FittedWeights:
 def load_weights(path: str | None = None) -> FittedWeights:
     """The weights in ``path`` (by default the file shipped next to this module)."""
     if path is None:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), WEIGHTS_FILE)
+        # The package's folder (compiled, a module's own ``__file__`` names its source as built).
+        path = str(resources.files("cardverse.bots").joinpath(WEIGHTS_FILE))
     try:
         with open(path, encoding="utf-8") as stream:
             data = json.load(stream)
