@@ -235,7 +235,7 @@ def test_R30_a_malformed_weights_file_raises_a_clear_error(
         ({"fitted_seats": "mine"}, "fitted_seats must be one of me, all, not 'mine'"),
         ({"fitted_choice": "best"}, "fitted_choice must be one of greedy, sample, not 'best'"),
         ({"fitted_hand": 0}, "fitted_hand must be .* not 0"),
-        ({"fitted_hand": "5"}, "fitted_hand must be .* not '5'"),
+        ({"fitted_hand": -3}, "fitted_hand must be .* not -3"),
     ],
 )
 def test_R30_hard_refuses_bad_playout_policy_options(options: dict, named_value: str) -> None:
