@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -193,7 +194,7 @@ def test_R30_the_fitted_seat_and_hand_size_options_choose_who_plays_fitted() -> 
 
 
 def test_R30_the_shipped_weights_file_loads() -> None:
-    path = Path(fitted.__file__).with_name(fitted.WEIGHTS_FILE)
+    path = Path(str(resources.files("cardverse.bots").joinpath(fitted.WEIGHTS_FILE)))
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["version"] == fitted.VERSION and tuple(data["features"]) == fitted.FEATURES
     assert "bench.fit_policy" in data["command"]
