@@ -39,10 +39,16 @@ except ImportError:  # pragma: no cover - a checkout without the compiled module
 Position = tuple[Round, list[int], int, int, policy.Style]
 
 
-def positions(preset: str, count: int, seed: int) -> list[Position]:
-    """``count`` decisions of seat 0 met in seeded games of ``preset`` (4 players)."""
+def positions(
+    preset: str, count: int, seed: int, fitted: str = "none", fitted_hand: int = 99
+) -> list[Position]:
+    """``count`` decisions of seat 0 met in seeded games of ``preset`` (4 players); with
+    ``fitted`` "me" or "all", the playouts play seat 0 or every seat by the fitted policy
+    (:mod:`cardverse.bots.fitted`) at ``fitted_hand`` cards or fewer."""
     rules = rules_from_dict({"preset": preset, "players": 4})
     style = policy.Style.of(rules)
+    if fitted != "none":
+        style = style._replace(fitted_seat=0 if fitted == "me" else -2, fitted_hand=fitted_hand)
     rng = random.Random(seed)
     found: list[Position] = []
     number = 0
@@ -93,8 +99,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="bench/results/playout.json")
+    parser.add_argument(
+        "--fitted",
+        choices=("none", "me", "all"),
+        default="none",
+        help="the seats the fitted playout policy plays (default none: the rules of thumb)",
+    )
+    parser.add_argument("--fitted-hand", type=int, default=99)
     args = parser.parse_args(argv)
-    found = positions(args.preset, args.positions, args.seed)
+    found = positions(args.preset, args.positions, args.seed, args.fitted, args.fitted_hand)
     run(found, 1)  # warm up
     rates: list[float] = []
     prints: set[str] = set()
@@ -105,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     compiled = bool(_native is not None and getattr(_native, "COMPILED", False))
     result: dict[str, Any] = {
         "preset": args.preset,
+        "fitted": args.fitted,
+        "fitted_hand": args.fitted_hand,
         "positions": len(found),
         "passes": args.passes,
         "playouts_per_cpu_s_median": int(statistics.median(rates)),
@@ -113,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         "compiled": compiled,
     }
     print(
-        f"playouts ({args.preset}, {len(found)} positions x {args.passes} passes, "
+        f"playouts ({args.preset}, fitted {args.fitted} at <= {args.fitted_hand} cards, "
+        f"{len(found)} positions x {args.passes} passes, "
         f"{'compiled' if compiled else 'pure Python'}): "
         f"{result['playouts_per_cpu_s_median']:,} per CPU-second (median of {args.runs}: "
         f"{result['playouts_per_cpu_s_runs']}), fingerprint {','.join(sorted(prints))}"

@@ -38,7 +38,7 @@ from ..engine import PlayerView
 from ..engine.movegen import give_moves
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE
 from ..engine.rounds import Round
-from . import policy
+from . import fitted, policy
 from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals
@@ -82,6 +82,13 @@ INNER_CANDIDATES = 6  # moves searched at a decision below the root (the policy'
 WIDENING = 0.0  # below the root, UCB1 over the first 1 + WIDENING * sqrt(visits) candidates
 PLAYOUT_BLOCK = "none"  # in playouts, who spends a control on a player with one card: none,
 # the bot itself ("me") or every seat ("all") (policy.Style.block_seat)
+PLAYOUT_POLICY = "rules"  # who plays in the playouts: the rules of thumb, or the fitted policy
+PLAYOUT_POLICY_CHOICES = ("rules", "fitted")
+FITTED_SEATS = "me"  # with the fitted policy: the bot's own seat ("me") or every seat ("all")
+FITTED_SEATS_CHOICES = ("me", "all")
+FITTED_HAND = 99  # the fitted policy plays a seat while its hand holds at most so many cards
+FITTED_CHOICE = "greedy"  # its best score ("greedy") or a draw from its softmax ("sample")
+FITTED_CHOICE_CHOICES = ("greedy", "sample")
 MAX_NODES = 20000  # nodes a tree may grow to (its memory stays bounded at long time limits)
 EXCHANGE_SEARCH = True  # search the exchange give-back (R25) over the next round's playouts
 EXCHANGE_CANDIDATES = 8  # give-backs it compares (the policy's order: its own choice first)
@@ -125,6 +132,11 @@ class HardBot(BotBase):
         prior_margin: float = PRIOR_MARGIN,
         surprise: float = SURPRISE,
         models: tuple[str, ...] | list[str] = MODEL_NAMES,
+        playout_policy: str = PLAYOUT_POLICY,
+        fitted_seats: str = FITTED_SEATS,
+        fitted_hand: int = FITTED_HAND,
+        fitted_choice: str = FITTED_CHOICE,
+        fitted_weights: str = "",
     ) -> None:
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -175,6 +187,21 @@ class HardBot(BotBase):
         self.others_share = others_share  # and each seat so played with this chance per deal
         self.final = final  # the move played: best mean, most visits or best lower bound
         self.prior_margin = prior_margin
+        _check_choice("playout_policy", playout_policy, PLAYOUT_POLICY_CHOICES)
+        _check_choice("fitted_seats", fitted_seats, FITTED_SEATS_CHOICES)
+        _check_choice("fitted_choice", fitted_choice, FITTED_CHOICE_CHOICES)
+        if isinstance(fitted_hand, bool) or not isinstance(fitted_hand, int) or fitted_hand < 1:
+            raise ValueError(
+                f"fitted_hand must be a whole number of cards, 1 or more, not {fitted_hand!r}"
+            )
+        # A missing or malformed weights file fails here, clearly (WeightsError, a ValueError).
+        self._fitted_index = (
+            fitted.weights_index(fitted_weights) if playout_policy == "fitted" else -1
+        )
+        self.playout_policy = playout_policy  # who plays in the playouts (rules or fitted)
+        self.fitted_seats = fitted_seats  # the fitted policy's seats: the bot's own, or all
+        self.fitted_hand = fitted_hand  # and from which hand size on
+        self.fitted_choice = fitted_choice  # its best score, or a draw from its softmax
         self.seed = seed
         self.strict = strict  # simulate through the referee's check: an illegal move raises
         self.tree = tree  # search the bot's own later decisions too (:mod:`.tree_search`)
@@ -272,6 +299,13 @@ class HardBot(BotBase):
         self.last_deals = deals
         if self.playout_block != "none":
             style = style._replace(block_seat=view.seat if self.playout_block == "me" else -2)
+        if self.playout_policy == "fitted":
+            style = style._replace(
+                fitted_seat=view.seat if self.fitted_seats == "me" else -2,
+                fitted_hand=self.fitted_hand,
+                fitted_sample=self.fitted_choice == "sample",
+                fitted_weights=self._fitted_index,
+            )
         return self._search(view, deals, template, candidates, style, start)
 
     def _give_back(self, view: PlayerView, fallback: int, style: policy.Style, start: float) -> int:
@@ -562,6 +596,12 @@ def _pick(
     if kept and totals[best] / visits[best] < totals[0] / visits[0] + margin:
         return 0
     return best
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    """A ValueError naming the option and the value when ``value`` is not one of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
 
 
 def _clear_winner(visits: list[int], totals: list[float], squares: list[float]) -> bool:

@@ -17,7 +17,7 @@ from typing import Final
 from ..engine.cards import JOKER_MASK, card_count
 from ..engine.plays import DISCARD
 from ..engine.rounds import Round
-from . import policy
+from . import fitted, policy
 from .endgame import sure_win
 from .models import SENSIBLE, model_move
 
@@ -84,7 +84,65 @@ def _few(cards: int) -> int:
 
 def _next_move(round_: Round, style: policy.Style, fast_rules: bool, finish: bool) -> int:
     """:func:`next_move`, with the options it reads at every action taken out of ``style``
-    (``fast_rules``: the fast path is legal; ``finish``: look for finishing lines)."""
+    (``fast_rules``: the fast path is legal; ``finish``: look for finishing lines). A seat that
+    ``style`` gives to the fitted policy (:attr:`policy.Style.fitted_seat`, with few enough
+    cards) plays a finishing line when it has one, else the fitted policy's choice, which reads
+    the rules of thumb's own choice as one of its features."""
+    fitted_seat = style.fitted_seat
+    if fitted_seat != -1 and round_.owed is None:
+        seat = round_.turn
+        if (fitted_seat == -2 or fitted_seat == seat) and card_count(
+            round_.hands[seat]
+        ) <= style.fitted_hand:
+            if finish:
+                line = _finishing_line(round_, style, fast_rules)
+                if line >= 0:
+                    return line
+            rules_move = _rules_move(round_, style, fast_rules, False)
+            return fitted.choose(round_, style, rules_move, fitted.weights_at(style.fitted_weights))
+    return _rules_move(round_, style, fast_rules, finish)
+
+
+def _finishing_line(round_: Round, style: policy.Style, fast_rules: bool) -> int:
+    """The first play of the seat on turn's finishing line, as the rules of thumb look for it
+    (see :func:`_rules_move`), or -1."""
+    seat = round_.turn
+    held = round_.hands
+    hand = held[seat]
+    fast = fast_rules and not hand & JOKER_MASK
+    size = card_count(hand)
+    if size > FINISH_HAND or not (fast or size <= SURE_WIN_HAND):
+        return -1
+    players = round_.players
+    others = 0
+    widest = 0
+    for other in range(players):
+        if other != seat:
+            cards = held[other]
+            if cards:
+                others |= cards
+                count = _few(cards)
+                if count > widest:
+                    widest = count
+    if fast:
+        return policy.fast_finish(
+            hand, round_.last_move, round_.reversed_now, style, others, widest
+        )
+    won = sure_win(
+        round_.rules,
+        hand,
+        round_.legal_moves(),
+        round_.last_move,
+        round_.reversed_now,
+        others,
+        budget=200,
+        holders=[(others, 0, card_count(held[o])) for o in range(players) if o != seat and held[o]],
+    )
+    return -1 if won is None else won
+
+
+def _rules_move(round_: Round, style: policy.Style, fast_rules: bool, finish: bool) -> int:
+    """The rules of thumb's action (with ``finish``, a finishing line first)."""
     seat = round_.turn
     held = round_.hands
     hand = held[seat]

@@ -61,6 +61,13 @@ class Style(NamedTuple):
     #: the hard bot's playouts only: the seat (-2: every seat, -1: none) that, following, spends
     #: a control card on a player about to go out (one card left), whatever it leaves
     block_seat: int = -1
+    #: the hard bot's playouts only: the seat (-2: every seat, -1: none) played by the fitted
+    #: policy (:mod:`.fitted`) while its hand holds at most ``fitted_hand`` cards, greedy or
+    #: (``fitted_sample``) drawn from the softmax
+    fitted_seat: int = -1
+    fitted_hand: int = 0
+    fitted_sample: bool = False
+    fitted_weights: int = -1  # which weights (:func:`.fitted.weights_index`; -1: the shipped)
 
     @staticmethod
     def of(rules: Rules) -> Style:
