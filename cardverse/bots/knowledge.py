@@ -221,11 +221,13 @@ class Evidence:
                 if last is None:
                     if want_sensible:
                         guess = fast_lead(then, revolution, style, fewest)
-                    low = _lowest_lead(then, revolution)
+                    if want_lowest:
+                        low = _lowest_lead(then, revolution)
                 else:
                     if want_sensible:
                         guess = fast_follow(then, last, revolution, style, last_count)
-                    low = _lowest_follow(then, last, revolution, style.equal_plays)
+                    if want_lowest:
+                        low = _lowest_follow(then, last, revolution, style.equal_plays)
             else:
                 legal = legal_plays(then, last, revolution, rules.equal_plays, style.straights)
                 if last is not None:
@@ -240,7 +242,8 @@ class Evidence:
                         guess = lead_play(then, legal, revolution, style, fewest)
                     else:
                         guess = follow_play(then, legal, revolution, style, last_count, last)
-                low = lowest_play(legal, revolution)
+                if want_lowest:
+                    low = lowest_play(legal, revolution)
             if want_sensible and guess != move and not _same_play(guess, move, style):
                 out[SENSIBLE] += 1
             if want_lowest and low != move and not _same_play(low, move, style):

@@ -16,12 +16,11 @@ Each function takes the hand, the legal plays (the pass included when following)
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import Final
 
 from ..engine.cards import JOKER_MASK, NUM_RANKS, RANK_8
-from ..engine.order import clearing_rank, rank_strength, strength
-from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
+from ..engine.order import ALL_JOKER_STRENGTH, clearing_rank, rank_strength, strength
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, PlayInfo, play_info
 from ..engine.rounds import Round
 from .easy import lowest_key
 
@@ -70,44 +69,47 @@ def is_control(move: int, revolution: bool, eight_stop: bool) -> bool:
     return info.rank == clearing_rank(revolution) or (eight_stop and info.rank == RANK_8)
 
 
+_LOW_BITS: Final = sum(1 << (rank << 2) for rank in range(NUM_RANKS))  # bit 0 of each rank
+_PAIRS: Final = _LOW_BITS * 5  # bits 0 and 2 of each rank nibble
+_QUADS: Final = _LOW_BITS * 3  # bits 0 and 1 of each rank nibble
+
+
 def plays_needed(hand: int, straights: bool) -> int:
     """How many plays empty ``hand`` at least: one per rank group, jokers joining a group; with
-    straights, runs of three or more single ranks of one suit count as one play."""
+    straights, runs of three or more single ranks of one suit count as one play.
+
+    Computed on the 13 rank nibbles at once: a nibble's card count (the bit-parallel popcount)
+    says whether the rank is held and whether it is a single card; a suit's singles are one
+    bit per rank, where a run of three starts wherever three neighbouring bits are set."""
     naturals = hand & ~JOKER_MASK
-    groups = 0
-    singles: list[int] = []
-    for rank in range(NUM_RANKS):
-        nibble = (naturals >> (rank << 2)) & 15
-        if nibble:
-            groups += 1
-            if nibble.bit_count() == 1:
-                singles.append(rank << 2 | (nibble.bit_length() - 1))
-    if straights and len(singles) >= 3:
-        by_suit: dict[int, list[int]] = {}
-        for card in singles:
-            by_suit.setdefault(card & 3, []).append(card >> 2)
-        for ranks in by_suit.values():
-            ranks.sort()
-            run = 1
-            for a, b in pairwise(ranks):
-                if b == a + 1:
-                    run += 1
-                else:
-                    if run >= 3:
-                        groups -= run - 1
-                    run = 1
-            if run >= 3:
-                groups -= run - 1
+    counts = naturals - ((naturals >> 1) & _PAIRS)
+    counts = (counts & _QUADS) + ((counts >> 2) & _QUADS)  # each nibble: its card count, 0-4
+    held = (counts | (counts >> 1) | (counts >> 2)) & _LOW_BITS
+    groups = held.bit_count()
+    if straights:
+        lone = counts & ~(counts >> 1) & ~(counts >> 2) & _LOW_BITS  # nibbles of one card
+        if lone.bit_count() >= 3:
+            singles = naturals & (lone * 15)
+            for suit in range(4):
+                ranks = (singles >> suit) & _LOW_BITS
+                starts = ranks & (ranks >> 4) & (ranks >> 8)  # rank r, r+1 and r+2 held
+                if starts:
+                    covered = starts | (starts << 4) | (starts << 8)
+                    runs = starts & ~(starts << 4)  # the first rank of each run of three or more
+                    groups -= covered.bit_count() - runs.bit_count()
     if not groups:
         return 1 if hand & JOKER_MASK else 0
     return groups
 
 
-def _weakest(move: int, revolution: bool) -> int:
-    info = play_info(move)
-    if info.all_jokers:
-        return 99
-    return rank_strength(info.bottom if info.straight else info.rank, revolution)
+def _is_control(move: int, info: PlayInfo, clear: int, eight_stop: bool) -> bool:
+    """:func:`is_control` of a play whose :func:`play_info` is known (``clear``: the clearing
+    rank in force)."""
+    if move & JOKER_MASK:
+        return True
+    if info.straight:
+        return eight_stop and info.has_eight
+    return info.rank == clear or (eight_stop and info.rank == RANK_8)
 
 
 def structure_play(
@@ -123,49 +125,72 @@ def structure_play(
     """The structure keeper's action: go out when one play does it; on lead its weakest whole
     group (a set when an opponent holds one card), control cards kept; following, the cover
     that leaves the fewest plays needed, a control card only with three plays or fewer left or
-    when the player on top is about to go out, and a pass rather than break a group early."""
-    plays = [m for m in legal if m != PASS]
-    for move in plays:
-        if move & CARDS_MASK == hand:
-            return move
-    if not plays:
-        return PASS
+    when the player on top is about to go out, and a pass rather than break a group early.
+
+    Each candidate's preference is one integer (compared as the tuple of its parts would be:
+    plays left, then the tie-breaks), the first best candidate kept."""
+    clear = clearing_rank(revolution)
     if on_lead:
-        plain = [m for m in plays if not is_control(m, revolution, eight_stop)]
-        if opponent_min == 1:
-            sets = [m for m in plain if (m & CARDS_MASK).bit_count() > 1]
-            if sets:
-                plain = sets
-        pool = plain or plays
-        best = pool[0]
-        best_lead: tuple[int, int, int] | None = None
-        for move in pool:
-            key = (
-                plays_needed(hand & ~(move & CARDS_MASK), straights),
-                _weakest(move, revolution),
-                -(move & CARDS_MASK).bit_count(),
-            )
-            if best_lead is None or key < best_lead:
-                best, best_lead = move, key
-        return best
-    best = plays[0]
-    best_shape: tuple[int, int, int, int] | None = None
-    for move in plays:
+        # Per pool, in order of preference: a plain set (when an opponent holds one card), a
+        # plain play, any play; the pool's best is the first lowest key.
+        best_set = best_plain = best_any = PASS
+        set_key = plain_key = any_key = -1
+        for move in legal:
+            if move == PASS:
+                continue
+            cards = move & CARDS_MASK
+            if cards == hand:
+                return move
+            info = play_info(move)
+            if info.all_jokers:
+                weakest = 99
+            else:
+                weakest = rank_strength(info.bottom if info.straight else info.rank, revolution)
+            count = cards.bit_count()
+            key = plays_needed(hand & ~cards, straights) << 16 | weakest << 8 | (63 - count)
+            if any_key < 0 or key < any_key:
+                best_any, any_key = move, key
+            if _is_control(move, info, clear, eight_stop):
+                continue
+            if plain_key < 0 or key < plain_key:
+                best_plain, plain_key = move, key
+            if count > 1 and (set_key < 0 or key < set_key):
+                best_set, set_key = move, key
+        if opponent_min == 1 and set_key >= 0:
+            return best_set
+        return best_plain if plain_key >= 0 else best_any
+    best = PASS
+    best_shape = -1
+    for move in legal:
+        if move == PASS:
+            continue
+        cards = move & CARDS_MASK
+        if cards == hand:
+            return move
+        info = play_info(move)
+        control = _is_control(move, info, clear, eight_stop)
+        if info.all_jokers:
+            high = ALL_JOKER_STRENGTH
+        elif info.straight:
+            high = 12 - info.bottom if revolution else info.rank
+        else:
+            high = 12 - info.rank if revolution else info.rank
         shape = (
-            plays_needed(hand & ~(move & CARDS_MASK), straights),
-            1 if is_control(move, revolution, eight_stop) else 0,
-            strength(move, revolution),
-            -(move & CARDS_MASK).bit_count(),
+            plays_needed(hand & ~cards, straights) << 16
+            | (1 << 15 if control else 0)
+            | high << 8
+            | (63 - cards.bit_count())
         )
-        if best_shape is None or shape < best_shape:
+        if best_shape < 0 or shape < best_shape:
             best, best_shape = move, shape
-    assert best_shape is not None
+    if best_shape < 0:
+        return PASS
     needed_now = plays_needed(hand, straights)
-    if best_shape[1]:
+    if best_shape >> 15 & 1:
         if needed_now <= 3 or last_count <= 2:
             return best
         return PASS
-    if best_shape[0] > needed_now and needed_now > 2:
+    if best_shape >> 16 > needed_now and needed_now > 2:
         return PASS  # every cover breaks a group: wait for a better trick
     return best
 
