@@ -22,6 +22,7 @@ from cardverse.bots.models import (
     highest_play,
     lowest_play,
     model_move,
+    plays_needed,
 )
 from cardverse.bots.normal import NormalBot
 from cardverse.bots.playout import next_move, play_out
@@ -205,6 +206,38 @@ def test_R28_models_lowest_and_highest_plays() -> None:
     assert highest_play(legal, True) == cards("3S 3H")  # a revolution: 3s are the strongest
     assert lowest_play([PASS], False) == PASS
     assert hand  # the hand the plays come from
+
+
+def _plays_needed_by_rank(hand: int, straights: bool) -> int:
+    """plays_needed spelt out rank by rank and suit by suit (the reference it is checked on)."""
+    ranks = [(hand >> (rank * 4)) & 15 for rank in range(13)]
+    plays = sum(1 for nibble in ranks if nibble)
+    if straights:
+        for suit in range(4):
+            run = 0
+            for nibble in [*ranks, 0]:  # a sentinel rank ends the last run
+                if nibble == 1 << suit:
+                    run += 1
+                    continue
+                if run >= 3:
+                    plays -= run - 1
+                run = 0
+    if not plays:
+        return 1 if hand >> 52 else 0
+    return plays
+
+
+def test_R30_structure_plays_needed_matches_a_rank_by_rank_count() -> None:
+    rng = random.Random(14)
+    for _ in range(3000):
+        hand = sum(1 << card for card in rng.sample(range(54), rng.randint(0, 20)))
+        for straights in (False, True):
+            assert plays_needed(hand, straights) == _plays_needed_by_rank(hand, straights), hex(
+                hand
+            )
+    # A run of single cards of one suit is one play; a pair in the run breaks it.
+    assert plays_needed(cards("3C 4C 5C 6C 9S"), True) == 2
+    assert plays_needed(cards("3C 4C 4D 5C 6C"), True) == 4
 
 
 def test_R30_structure_model_plays_as_the_structure_baseline() -> None:
