@@ -101,8 +101,8 @@ BOT_LEVEL_TEXTS: dict[str, str] = {
         "break up pairs and triples when it need not."
     ),
     "hard": N_(
-        "Counts which cards can still be in other hands, from what it has seen, and plans how "
-        "to empty its own hand first."
+        "Counts which cards can still be in other hands, from what it has seen, tells from each "
+        "opponent's plays how that opponent plays, and plans how to empty its own hand first."
     ),
 }
 
