@@ -276,6 +276,8 @@ def test_R30_hard_with_opponent_models_plays_legal_whole_games() -> None:
     variants: list[dict[str, Any]] = [
         {"playout_models": "best", "decisive": 0.7},
         {"playout_models": "sample", "chains": 2, "thin": 2},
+        {"seat_models": False, "playout_models": "none"},  # the search before opponent models
+        {"models": ["sensible", "lowest", "highest", "structure"]},
     ]
     for seed, options in enumerate(variants):
         game = Game(rules, seed=seed)
@@ -286,6 +288,14 @@ def test_R30_hard_with_opponent_models_plays_legal_whole_games() -> None:
             move = bots[seat].choose(view)
             assert move in view.legal_moves
             game.apply(move, seat)
+
+
+def test_R30_hard_by_default_models_each_seat_as_the_policy_or_the_structure_keeper() -> None:
+    bot = HardBot(playouts=10)
+    assert bot.seat_models and bot.playout_models == "sample"
+    assert bot.model_set == (True, False, False, True)  # sensible and structure, by model id
+    old = HardBot(playouts=10, seat_models=False, playout_models="none")
+    assert not old.seat_models
 
 
 def test_R30_hard_refuses_unknown_model_options() -> None:
