@@ -130,37 +130,11 @@ def structure_play(
     Each candidate's preference is one integer (compared as the tuple of its parts would be:
     plays left, then the tie-breaks), the first best candidate kept."""
     clear = clearing_rank(revolution)
-    if on_lead:
-        # Per pool, in order of preference: a plain set (when an opponent holds one card), a
-        # plain play, any play; the pool's best is the first lowest key.
-        best_set = best_plain = best_any = PASS
-        set_key = plain_key = any_key = -1
-        for move in legal:
-            if move == PASS:
-                continue
-            cards = move & CARDS_MASK
-            if cards == hand:
-                return move
-            info = play_info(move)
-            if info.all_jokers:
-                weakest = 99
-            else:
-                weakest = rank_strength(info.bottom if info.straight else info.rank, revolution)
-            count = cards.bit_count()
-            key = plays_needed(hand & ~cards, straights) << 16 | weakest << 8 | (63 - count)
-            if any_key < 0 or key < any_key:
-                best_any, any_key = move, key
-            if _is_control(move, info, clear, eight_stop):
-                continue
-            if plain_key < 0 or key < plain_key:
-                best_plain, plain_key = move, key
-            if count > 1 and (set_key < 0 or key < set_key):
-                best_set, set_key = move, key
-        if opponent_min == 1 and set_key >= 0:
-            return best_set
-        return best_plain if plain_key >= 0 else best_any
-    best = PASS
-    best_shape = -1
+    # Leading, per pool in order of preference: a plain set (when an opponent holds one card),
+    # a plain play, any play; each pool's best is its first lowest key. Following: the first
+    # lowest shape.
+    best_set = best_plain = best_any = best = PASS
+    set_key = plain_key = any_key = best_shape = -1
     for move in legal:
         if move == PASS:
             continue
@@ -169,20 +143,36 @@ def structure_play(
             return move
         info = play_info(move)
         control = _is_control(move, info, clear, eight_stop)
+        left = plays_needed(hand & ~cards, straights) << 16
+        count = cards.bit_count()
+        if on_lead:
+            if info.all_jokers:
+                weakest = 99
+            else:
+                weakest = rank_strength(info.bottom if info.straight else info.rank, revolution)
+            key = left | weakest << 8 | (63 - count)
+            if any_key < 0 or key < any_key:
+                best_any, any_key = move, key
+            if control:
+                continue
+            if plain_key < 0 or key < plain_key:
+                best_plain, plain_key = move, key
+            if count > 1 and (set_key < 0 or key < set_key):
+                best_set, set_key = move, key
+            continue
         if info.all_jokers:
             high = ALL_JOKER_STRENGTH
         elif info.straight:
             high = 12 - info.bottom if revolution else info.rank
         else:
             high = 12 - info.rank if revolution else info.rank
-        shape = (
-            plays_needed(hand & ~cards, straights) << 16
-            | (1 << 15 if control else 0)
-            | high << 8
-            | (63 - cards.bit_count())
-        )
+        shape = left | (1 << 15 if control else 0) | high << 8 | (63 - count)
         if best_shape < 0 or shape < best_shape:
             best, best_shape = move, shape
+    if on_lead:
+        if opponent_min == 1 and set_key >= 0:
+            return best_set
+        return best_plain if plain_key >= 0 else best_any
     if best_shape < 0:
         return PASS
     needed_now = plays_needed(hand, straights)
