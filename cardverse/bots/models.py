@@ -59,16 +59,6 @@ def highest_play(legal: list[int], revolution: bool) -> int:
     return best
 
 
-def is_control(move: int, revolution: bool, eight_stop: bool) -> bool:
-    """A play that takes back the lead: jokers, the clearing rank, 8s with eight_stop."""
-    if move & JOKER_MASK:
-        return True
-    info = play_info(move)
-    if info.straight:
-        return eight_stop and info.has_eight
-    return info.rank == clearing_rank(revolution) or (eight_stop and info.rank == RANK_8)
-
-
 _LOW_BITS: Final = sum(1 << (rank << 2) for rank in range(NUM_RANKS))  # bit 0 of each rank
 _PAIRS: Final = _LOW_BITS * 5  # bits 0 and 2 of each rank nibble
 _QUADS: Final = _LOW_BITS * 3  # bits 0 and 1 of each rank nibble
@@ -103,8 +93,8 @@ def plays_needed(hand: int, straights: bool) -> int:
 
 
 def _is_control(move: int, info: PlayInfo, clear: int, eight_stop: bool) -> bool:
-    """:func:`is_control` of a play whose :func:`play_info` is known (``clear``: the clearing
-    rank in force)."""
+    """A play that takes back the lead: jokers, the clearing rank ``clear``, 8s with eight_stop
+    (``info``: the play's :func:`play_info`)."""
     if move & JOKER_MASK:
         return True
     if info.straight:
