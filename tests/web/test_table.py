@@ -283,14 +283,32 @@ def reload_returns_to_seat(page: Any) -> None:
 
 
 def a_dropped_connection_comes_back(page: Any) -> None:
-    """A lost connection shows "reconnecting", then the seat is back with the same view."""
+    """A lost connection shows "reconnecting", then the seat is back with the same view. On
+    connect the server sends a watcher's state first, then the seat's once the stored token has
+    taken the seat back: the hand must stay shown all along, never blank in between."""
     before = hand(page)
+    page.evaluate(
+        """() => {
+            const hand = document.querySelector('#hand');
+            window.blankHand = false;
+            window.handWatch = new MutationObserver(() => {
+                const app = document.querySelector('#table-app');
+                if (app.dataset.game === 'play' && !hand.querySelector('.hand-card')) {
+                    window.blankHand = true;
+                }
+            });
+            window.handWatch.observe(hand, { childList: true });
+        }"""
+    )
     page.evaluate("window.cardverseTable.drop()")
     assert data(page, "connection") == "reconnecting"
     assert page.is_visible("#connection")
     assert "Reconnecting" in page.inner_text("#connection")
     wait_for(page, f"document.querySelector('{APP}').dataset.connection === 'open'")
     wait_for(page, "!document.querySelector('#connection').checkVisibility()")
+    wait_for(page, "!window.cardverseTable.rejoining()")
+    page.evaluate("window.handWatch.disconnect()")
+    assert not page.evaluate("window.blankHand"), "the hand went blank while reconnecting"
     assert hand(page) == before or data(page, "game") != "play"
 
 

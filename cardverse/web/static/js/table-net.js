@@ -72,6 +72,7 @@ export class TableConnection {
     this.pending = null; // the last numbered message not yet answered: {seq, message}
     this.queued = null; // a message waiting for the connection to open
     this.everOpen = false;
+    this.rejoining = false; // the stored token was sent on this connection; no welcome yet
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.check();
@@ -109,7 +110,8 @@ export class TableConnection {
       this.lastHeard = Date.now();
       this.ping(); // the first round trip measures the clock offset
       const seat = storedSeat(this.tableId);
-      if (seat && !seat.left) this.sendRaw({ type: "join", token: seat.token });
+      this.rejoining = Boolean(seat && !seat.left);
+      if (this.rejoining) this.sendRaw({ type: "join", token: seat.token });
       else if (this.queued) this.sendRaw(this.queued); // asked for before the connection was open
       this.queued = null;
       this.handlers.onStatus("open");
@@ -144,6 +146,7 @@ export class TableConnection {
   }
 
   track(message) {
+    if (message.type === "welcome" || message.type === "error") this.rejoining = false;
     if (message.type === "welcome") {
       this.nextSeq = Math.max(this.nextSeq, message.last_seq + 1);
       const pending = this.pending;

@@ -40,7 +40,8 @@ export const hooks = {
   render: () => {},
   serverNow: () => Date.now(),
   pending: () => false,
-  joining: () => false,
+  joining: () => false, // a stored token will take a seat back (none is held here yet)
+  rejoining: () => false, // this connection sent the stored token and awaits its welcome
   reactionWords: () => "",
 };
 
@@ -171,8 +172,10 @@ export function onTable(message) {
 // A state: returns false when it is older than the one shown (and is dropped).
 export function onState(message) {
   if (S.state && message.v < S.state.v) return false;
-  // A spectator's state while the stored token is taking the seat back: the seat's comes next.
-  if (message.view.seat === null && S.seat === null && hooks.joining()) return false;
+  // A spectator's state while the stored token is taking the seat back (a reload, or a
+  // reconnect while the seat's hand is still shown): the seat's state comes next.
+  const rejoining = S.seat === null ? hooks.joining() : hooks.rejoining();
+  if (message.view.seat === null && rejoining) return false;
   const before = S.view;
   S.state = message;
   S.view = message.view;

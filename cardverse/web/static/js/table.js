@@ -482,13 +482,16 @@ hooks.reactionWords = Reactions.reactionWords;
 hooks.serverNow = () => connection.serverNow();
 hooks.pending = () => Boolean(connection.pending);
 hooks.joining = () => {
+  if (connection.watch) return false; // a watch link never takes a seat
   const stored = storedSeat(tableId);
   return Boolean(stored && !stored.left);
 };
+hooks.rejoining = () => connection.rejoining;
 // For the browser tests and the curious: drop the connection as a network failure would, or
 // show a message as if the server had sent it.
 window.cardverseTable = {
   drop: () => connection.drop(),
+  rejoining: () => connection.rejoining,
   receive: (message) => onMessage(message),
   state: S,
   serverNow: () => connection.serverNow(),
