@@ -99,6 +99,46 @@ def test_R30_the_per_seat_posterior_prefers_the_policy_for_a_normal_seat() -> No
     assert len(liked) >= len(found) - 1, found
 
 
+def _lowest_shares(kind: type[Bot], lowest_gate: float) -> list[float]:
+    """The lowest play's share of the posteriors of seats 1-3 (all played by ``kind``), seen by a
+    normal seat 0 twenty actions into a round, over the policy, the lowest play and the
+    structure keeper."""
+    rules = Rules.make("cardverse")
+    shares = []
+    for seed in range(6):
+        game = Game(rules, seed=seed)
+        view = _view_after(game, [NormalBot(), kind(), kind(), kind()], 20, 0)
+        if view is None:
+            continue
+        deals = PlausibleDeals(
+            view,
+            Knowledge.of(view),
+            random.Random(seed),
+            pool=60,
+            surprise=0.2,
+            seat_models=True,
+            model_set=(True, True, False, True),
+            lowest_gate=lowest_gate,
+        )
+        for seat in (1, 2, 3):
+            assert abs(sum(deals.posteriors[seat]) - 1.0) < 1e-9
+            shares.append(deals.posteriors[seat][LOWEST])
+    return shares
+
+
+def test_R30_the_lowest_gate_keeps_the_lowest_play_only_where_the_evidence_is_clear() -> None:
+    """Below the gate the lowest play's share is dropped (the rest renormalised): normal seats
+    lose it, seats that always played lowest keep it."""
+    ungated = _lowest_shares(NormalBot, 0.0)
+    gated = _lowest_shares(NormalBot, 0.6)
+    assert len(gated) >= 12
+    assert sum(share > 0.0 for share in ungated) == len(ungated)  # some share, ungated
+    assert sum(share == 0.0 for share in gated) >= len(gated) * 3 // 4, gated
+    assert all(share == 0.0 or share >= 0.6 for share in gated)
+    easy = _lowest_shares(EasyBot, 0.6)
+    assert sum(share >= 0.6 for share in easy) >= len(easy) // 2, easy
+
+
 def test_R30_a_seat_no_model_explains_is_sampled_uniformly() -> None:
     """A seat whose best model misses most of its actions is weighed by no model."""
     rules = Rules.make("cardverse")

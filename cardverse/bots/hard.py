@@ -74,6 +74,7 @@ PLAYOUT_MODELS = "sample"  # who plays the others in the playouts: none (the pol
 MODELS = ("sensible", "structure")  # the models those per-seat posteriors are over
 PLAYOUT_MODEL_CHOICES = ("none", "best", "sample")
 UNEXPLAINED = 1.0  # a seat whose best model misses more than this share of its actions: uniform
+LOWEST_GATE = 0.0  # a seat's lowest-play share below this is dropped from its posterior
 DECISIVE = 0.0  # "best" plays a seat by its likeliest model only with this posterior or more
 CHAINS = 1  # independent Metropolis chains for the pool of deals
 THIN = 1  # chain states per kept deal
@@ -118,6 +119,7 @@ class HardBot(BotBase):
         playout_models: str = PLAYOUT_MODELS,
         unexplained: float = UNEXPLAINED,
         decisive: float = DECISIVE,
+        lowest_gate: float = LOWEST_GATE,
         chains: int = CHAINS,
         thin: int = THIN,
         playout_block: str = PLAYOUT_BLOCK,
@@ -213,6 +215,7 @@ class HardBot(BotBase):
         self.seat_models = seat_models or playout_models != "none"
         self.playout_models = playout_models
         self.unexplained = unexplained
+        self.lowest_gate = lowest_gate  # the lowest play kept only with this posterior
         self.decisive = decisive  # "best": a seat's model only with this posterior, else policy
         self.chains = chains  # independent Metropolis chains sharing the pool of deals
         self.thin = thin  # and one chain state kept in so many
@@ -296,6 +299,7 @@ class HardBot(BotBase):
             unexplained=self.unexplained,
             decisive=self.decisive,
             model_set=self.model_set,
+            lowest_gate=self.lowest_gate,
         )
         self.last_deals = deals
         if self.playout_block != "none":

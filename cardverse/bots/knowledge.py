@@ -335,10 +335,10 @@ class PlausibleDeals:
     (the seat's posterior over the models, :attr:`posteriors`); from then on each seat is
     weighed by its own posterior mixture, or not at all (uniform) when even its best model
     misses more than ``unexplained`` of its actions (``model_set``: which models are scored, by
-    id, all four by default). :attr:`seat_model` is each seat's most
-    likely model (for the playouts) when its posterior is at least ``decisive``, else the
-    policy. ``chains`` independent chains (each with its own burn-in)
-    share the pool, and ``thin`` keeps one state in so many.
+    id, all four by default; ``lowest_gate``: the posterior the lowest play needs to be kept).
+    :attr:`seat_model` is each seat's most likely model (for the playouts) when its posterior is
+    at least ``decisive``, else the policy. ``chains`` independent chains (each with its own
+    burn-in) share the pool, and ``thin`` keeps one state in so many.
     """
 
     def __init__(
@@ -357,6 +357,7 @@ class PlausibleDeals:
         unexplained: float = 1.0,
         decisive: float = 0.0,
         model_set: tuple[bool, ...] = (True, True, True, True),
+        lowest_gate: float = 0.0,
     ) -> None:
         self.knowledge = knowledge
         self.rng = rng
@@ -408,7 +409,14 @@ class PlausibleDeals:
                             _accumulate(shares[s], missed[s], misses[s], mixes[s], surprise)
                         if local == burn_in:
                             self._judge(
-                                evidence, others, shares, missed, scored, unexplained, decisive
+                                evidence,
+                                others,
+                                shares,
+                                missed,
+                                scored,
+                                unexplained,
+                                decisive,
+                                lowest_gate,
                             )
                             mixes = [self.posteriors[s] for s in range(players)]
                             for s in others:
@@ -474,9 +482,12 @@ class PlausibleDeals:
         scored: int,
         unexplained: float,
         decisive: float,
+        lowest_gate: float = 0.0,
     ) -> None:
         """Each seat's posterior over the models from the burn-in's averages, its most likely
-        model, and whether that model explains enough of its actions."""
+        model, and whether that model explains enough of its actions. A lowest-play share
+        under ``lowest_gate`` is dropped and the rest renormalised (the seat is not that kind
+        of player unless the evidence says so clearly)."""
         posteriors = list(self.posteriors)
         best_models = list(self.seat_model)
         for s in others:
@@ -484,6 +495,11 @@ class PlausibleDeals:
             if total <= 0.0:
                 continue
             posterior = tuple(share / total for share in shares[s])
+            if 0.0 < posterior[LOWEST] < lowest_gate:
+                rest = 1.0 - posterior[LOWEST]
+                posterior = tuple(
+                    0.0 if m == LOWEST else share / rest for m, share in enumerate(posterior)
+                )
             best = max(range(len(posterior)), key=lambda m: (posterior[m], -m))
             posteriors[s] = posterior
             best_models[s] = best if posterior[best] >= decisive else SENSIBLE
