@@ -126,6 +126,12 @@ def _lowest_shares(kind: type[Bot], lowest_gate: float) -> list[float]:
     return shares
 
 
+@pytest.mark.parametrize("gate", [-0.1, 1.5])
+def test_R30_a_lowest_gate_outside_0_to_1_is_refused_by_name(gate: float) -> None:
+    with pytest.raises(ValueError, match="lowest_gate must be between 0 and 1"):
+        HardBot(playouts=10, lowest_gate=gate)
+
+
 def test_R30_the_lowest_gate_keeps_the_lowest_play_only_where_the_evidence_is_clear() -> None:
     """Below the gate the lowest play's share is dropped (the rest renormalised): normal seats
     lose it, seats that always played lowest keep it."""

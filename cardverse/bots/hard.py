@@ -171,6 +171,8 @@ class HardBot(BotBase):
             raise ValueError(f"prior_margin must not be negative, not {prior_margin!r}")
         if not 0.0 <= surprise <= 1.0:
             raise ValueError(f"surprise must be between 0 and 1, not {surprise!r}")
+        if not 0.0 <= lowest_gate <= 1.0:
+            raise ValueError(f"lowest_gate must be between 0 and 1, not {lowest_gate!r}")
         unknown = [name for name in models if name not in MODEL_NAMES]
         if unknown or not models:
             raise ValueError(
