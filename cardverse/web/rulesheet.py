@@ -1,6 +1,6 @@
 """The rules sheet of a table: its exact options turned into a short rule book.
 
-:func:`rules_sheet_context` gives the template ``_rules_sheet.html`` everything it shows, as
+:func:`rules_sheet_context` gives the template ``rules/_sheet.html`` everything it shows, as
 msgids (marked for the catalogs) with their parameters; the template translates them. The
 table page reuses the same function and template.
 """
@@ -417,7 +417,7 @@ def _exchange(rules: Rules) -> list[Line]:
 
 
 def _house_rules(rules: Rules) -> list[Line]:
-    """R31–R37: the lines of every house rule in force (a line may need another option on)."""
+    """R31–R40: the lines of every house rule in force (a line may need another option on)."""
     lines: list[Line] = []
     for part in ruleset_for(rules).house_rules:
         for msg, needs in HOUSE_RULE_LINES[part.spec.name]:
@@ -509,7 +509,7 @@ def _summary(rules: Rules) -> list[dict[str, Any]]:
 
 
 def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, Any]:
-    """What the rules sheet of a table with these rules shows (see ``_rules_sheet.html``).
+    """What the rules sheet of a table with these rules shows (see ``rules/_sheet.html``).
 
     Every rule in force is explained and no rule of an option that is off is mentioned.
     ``hints``: the sheet of a real table says whether hints are on there (None: not said).
