@@ -2,7 +2,7 @@
 // the server for the round so it survives a reload), the screen-reader announcements, and the
 // list of what the computer did while the person was away.
 import { t, tn } from "./i18n.js";
-import { cardsShort, playWords } from "./table-cards.js";
+import { cardsShort, joinList, playWords } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
 import { S, config, hooks, seatName } from "./table-state.js";
 
@@ -120,16 +120,16 @@ export function describeEvent(event) {
       return `${text} ${next}`;
     }
     case "round_over": {
-      const titles = event.places
-        .map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`)
-        .join(", ");
+      const titles = joinList(
+        event.places.map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`),
+      );
       return t("Round %(round)s is over: %(titles)s.", { round: event.round, titles });
     }
     case "game_over": {
       const winners = event.standings
         .map((place, seat) => (place === 0 ? who(seat) : null))
         .filter((name) => name !== null);
-      return t("The game is over. Winner: %(names)s.", { names: winners.join(", ") });
+      return t("The game is over. Winner: %(names)s.", { names: joinList(winners) });
     }
     default:
       return "";
@@ -138,7 +138,7 @@ export function describeEvent(event) {
 
 // The suits of a lock in words ("hearts and spades"), from the page's config.
 function suitWords(suits) {
-  return suits.map((suit) => config.suits[suit] || suit).join(", ");
+  return joinList(suits.map((suit) => config.suits[suit] || suit));
 }
 
 // "Bo takes the trick." / "You clear the pile."
@@ -157,7 +157,7 @@ export function logLines() {
   const summaries = earlier.map((order, index) =>
     t("Round %(round)s: %(places)s", {
       round: index + 1,
-      places: order.map((seat, place) => `${place + 1}. ${seatName(seat)}`).join(", "),
+      places: joinList(order.map((seat, place) => `${place + 1}. ${seatName(seat)}`)),
     }),
   );
   // the reactions heard this round (table-reactions.js), each after the event it followed
