@@ -181,10 +181,13 @@ class Cluster:
         else:  # pragma: no cover - 144-bit ids do not collide
             raise ProtocolError("server_busy", "no table id could be had: try again later")
         try:
-            table, token = self.service.create(name, rules, turn_timer, table_id=table_id, fence=1)
+            table, token = await self.service.create_saved(
+                name, rules, turn_timer, table_id=table_id, fence=1
+            )
         except BaseException:
-            with contextlib.suppress(Exception):
-                await self.leases.release(table_id)
+            if table_id not in self.service.tables:  # not made, or lost: the lease is nobody's
+                with contextlib.suppress(Exception):
+                    await self.leases.release(table_id)
             raise
         self._remember_watch(table)
         return table, token
