@@ -1,9 +1,10 @@
 """A burst of new tables against a live one (issue 28, item 9; not a test).
 
 Starts ``cardverse serve`` as its own process (default settings: the SQLite file with
-``synchronous=FULL`` and group commit, at most 10 new tables at once from one address), runs a
-canary table in a process of its own (:mod:`bench.canary`: four people playing, each move timed
-from sending it to its acknowledgement), and then creates ``--tables`` lobbies from
+``synchronous=FULL`` and group commit, or ``--database`` PostgreSQL and ``--redis``; at most 10
+new tables at once from one address), runs a canary table in a process of its own
+(:mod:`bench.canary`: four people playing, each move timed from sending it to its
+acknowledgement), and then creates ``--tables`` lobbies from
 ``--addresses`` loopback addresses (127.0.1.1, 127.0.1.2, ...; as many from each), at most
 ``--in-flight`` requests at once. It prints, and writes to ``bench/results/create_burst.json``:
 the canary's moves before the burst and during it (count, median, p99, max), how long the
@@ -88,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=1500)
     parser.add_argument("--addresses", type=int, default=150, help="at most 254")
     parser.add_argument("--in-flight", type=int, default=64, help="requests at once (64)")
+    parser.add_argument(
+        "--database", default=None, help="postgresql://...: the server's event log (else SQLite)"
+    )
+    parser.add_argument("--redis", default=None, help="redis://...: with --database, a cluster")
     parser.add_argument("--label", default="", help="a name for this run in the results")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -97,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     command += ["--data-dir", str(data_dir), "--log-level", "warning", "--turn-timer", "off"]
     command += ["--round-pause", "0", "--bot-processes", "0", "--rate-limit", "1000"]
     command += ["--burst", "1000"]
+    if args.database:
+        command += ["--database", args.database]
+    if args.redis:
+        command += ["--redis", args.redis]
     server = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -149,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     during = [took for sent, took in moves if began <= sent <= ended]
     result = {
         "label": args.label,
+        "store": "postgresql" if args.database else "sqlite",
+        "cluster": bool(args.redis),
         "tables": args.tables,
         "addresses": args.addresses,
         "in_flight": args.in_flight,

@@ -10,6 +10,7 @@ import contextlib
 import os
 import random
 import signal
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -18,6 +19,8 @@ from typing import Any
 import httpx
 import pytest
 from server_support import Client, ServerProcess, create_table, play_randomly, run
+
+from cardverse.server.lifeline import Lifeline, watch
 
 TAG = "CARDVERSE_REDTEAM_TAG"
 GONE_WITHIN = 30.0  # seconds; the fix ends them within about one (a loaded machine: more)
@@ -168,3 +171,32 @@ def test_killing_the_workers_parent_ends_its_workers_and_frees_the_port(
         if second is not None:
             second.stop()
         _kill_left(tag)
+
+
+def test_a_forked_child_drops_the_writing_end_and_ends_when_the_lifeline_is_cut() -> None:
+    """A child that kept its copy of the writing end would keep its own lifeline alive and
+    never see it cut: :meth:`Lifeline.forked` lets go of it."""
+    lifeline = Lifeline()
+    pid = os.fork()
+    if pid == 0:  # the child: ends with code 0 only through its watch
+        try:
+            watch(lifeline.forked(), lambda: os._exit(0))
+            threading.Event().wait(60)
+        finally:
+            os._exit(3)
+    lifeline.close()
+    ended: list[int] = []
+
+    def reaped() -> bool:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            ended.append(os.waitstatus_to_exitcode(status))
+        return bool(done)
+
+    try:
+        _wait_for(reaped, GONE_WITHIN, "the child saw its lifeline cut")
+    finally:
+        if not ended:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    assert ended == [0]
