@@ -331,7 +331,7 @@ async def create_table(request: Request) -> Response:
         if service.cluster is not None:
             table, token = await service.cluster.create(name, rules, data.get("turn_timer", ...))
         else:
-            table, token = service.create(name, rules, data.get("turn_timer", ...))
+            table, token = await service.create_saved(name, rules, data.get("turn_timer", ...))
     except StoreUnavailable:
         return _error_response(_try_again(), 503)
     except ProtocolError as error:

@@ -48,6 +48,8 @@ log = logging.getLogger("cardverse.server.cluster")
 CLOSE_MOVED = 1012  # "service restart": the table moved to another process; reconnect
 CLOSE_TRY_AGAIN = 1013  # "try again later"
 WATCH_PREFIX = "cardverse:watch:"
+REDIS_CONNECTIONS = 100  # connections to Redis a process may open at most
+REDIS_WAIT = 5.0  # seconds a command may wait for one of them (then: a connection error)
 
 
 class ProxyConn:
@@ -130,9 +132,17 @@ class Cluster:
         settings = service.settings
         self.service = service
         self.node = uuid.uuid4().hex
-        self.redis = aioredis.from_url(
-            redis_url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5
+        # A bounded pool where a command waits for a free connection: redis-py's default pool
+        # fails at once when its 100 connections are in use (a burst of new tables did that).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            health_check_interval=5,
         )
+        self.redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(self.redis, self.node, settings.lease_ttl, settings.lease_renew)
         self.bus = Bus(self.redis, self.node, self._on_envelope)
         self.bus.on_reconnect = self._on_bus_reconnect
@@ -181,10 +191,13 @@ class Cluster:
         else:  # pragma: no cover - 144-bit ids do not collide
             raise ProtocolError("server_busy", "no table id could be had: try again later")
         try:
-            table, token = self.service.create(name, rules, turn_timer, table_id=table_id, fence=1)
+            table, token = await self.service.create_saved(
+                name, rules, turn_timer, table_id=table_id, fence=1
+            )
         except BaseException:
-            with contextlib.suppress(Exception):
-                await self.leases.release(table_id)
+            if table_id not in self.service.tables:  # not made, or lost: the lease is nobody's
+                with contextlib.suppress(Exception):
+                    await self.leases.release(table_id)
             raise
         self._remember_watch(table)
         return table, token

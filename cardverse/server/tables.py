@@ -1335,6 +1335,7 @@ class TableService:
         self.loop_lags_over_50ms = 0
         self.store_errors_seen = 0  # store errors counted in the metrics so far
         self.store.on_lost = self._on_lost
+        self._saving: dict[str, list[asyncio.Future[None]]] = {}  # creators awaiting commits
         self.cluster: Any = None  # cluster.Cluster when the server runs with --redis
         if settings.redis:
             from .cluster import Cluster
@@ -1343,8 +1344,16 @@ class TableService:
 
     def _on_lost(self, table_ids: set[str]) -> None:
         """A failed commit lost these tables' last changes: their copies in memory are ahead
-        of the log, so they leave memory (their connections reconnect; the log reloads them)."""
+        of the log, so they leave memory (their connections reconnect; the log reloads them);
+        a creator waiting for its table to be saved is told to try again."""
         for table_id in table_ids:
+            for done in self._saving.get(table_id, ()):
+                if not done.done():
+                    done.set_exception(
+                        ProtocolError(
+                            "try_again", "the table could not be saved just now: try again"
+                        )
+                    )
             self.lose(table_id)
 
     def lose(self, table_id: str, release: bool = True) -> None:
@@ -1378,7 +1387,12 @@ class TableService:
         table_id: str | None = None,
         fence: int = 0,
     ) -> tuple[Table, str]:
-        """A new table whose creator (the host) sits in seat 0; returns it and the seat token."""
+        """A new table whose creator (the host) sits in seat 0; returns it and the seat token.
+
+        Inside the event loop the table's first event goes into the turn's group commit with
+        every other change of the turn (outside it, or with per-move commits, it is committed
+        at once): whoever hands the token out awaits :meth:`saved` first, or calls
+        :meth:`create_saved`."""
         clean = P.check_name(name)
         try:
             rules_value = rules_from_dict(rules if rules is not None else {"preset": "standard"})
@@ -1423,18 +1437,46 @@ class TableService:
                 "token_hash": token_hash(token),
             },
         )
-        try:
-            self.store.commit()  # the answer hands out the token: the table is durable first
-        except (StoreUnavailable, FencedOut):  # its batch was refused or lost: not made
-            raise ProtocolError(
-                "try_again", "the table could not be saved just now: try again"
-            ) from None
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
         self.directory.add(table.id, table.watch_id)
         table.go_live()
         return table, token
+
+    async def create_saved(
+        self,
+        name: str | None,
+        rules: Any = None,
+        turn_timer: Any = ...,
+        table_id: str | None = None,
+        fence: int = 0,
+    ) -> tuple[Table, str]:
+        """:meth:`create`, returned once the table is durable: its token may be handed out."""
+        table, token = self.create(name, rules, turn_timer, table_id=table_id, fence=fence)
+        await self.saved(table.id)
+        return table, token
+
+    async def saved(self, table_id: str) -> None:
+        """Wait for the commit holding the table's changes so far (as an action waits for its
+        acknowledgement); raises ``try_again`` when that commit failed (the table is gone from
+        memory then, see :meth:`_on_lost`)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def landed() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        if not self.store.after_commit(landed):
+            return  # committed already
+        waiting = self._saving.setdefault(table_id, [])
+        waiting.append(done)
+        try:
+            await done
+        finally:
+            waiting.remove(done)
+            if not waiting:
+                self._saving.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the store if it is not in memory.
