@@ -46,6 +46,7 @@ from . import protocol as P
 from .cluster import CLOSE_TRY_AGAIN
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
+from .proxies import TrustedProxies, read_networks
 from .store import HeldMessages, StoreUnavailable
 from .tables import Settings, Table, TableService
 from .viewfilter import render
@@ -662,7 +663,10 @@ def create_app(
         ],
         exception_handlers=error_handlers(),  # error pages in the site's layout (cardverse.web)
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(TrustedProxies, networks=read_networks(settings.trusted_proxies)),
+            Middleware(SecurityHeaders),
+        ],
     )
     app.state.service = service
     app.state.limits = AddressLimits(settings)

@@ -108,6 +108,7 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
     operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
     operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is read (proxies.py)
     database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
     redis: str | None = None  # redis://...: tables are owned through leases, frames routed
     lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
