@@ -60,11 +60,25 @@ def request_language(request: Request) -> str:
     )
 
 
+# A page links to itself in each language; an address longer than this (no page of the site
+# has one) is not echoed five times over: its language links go to the home page.
+MAX_ECHOED_ADDRESS = 1024
+
+
 def _language_links(request: Request) -> list[dict[str, str]]:
     links = []
+    raw_path = request.scope.get("raw_path") or b""
+    too_long = (
+        len(raw_path) + len(request.scope.get("query_string", b"")) > MAX_ECHOED_ADDRESS
+        or len(request.url.path) > MAX_ECHOED_ADDRESS
+    )
     for code, name in LANGUAGES.items():
-        url = request.url.include_query_params(**{LANG_PARAM: code})
-        links.append({"code": code, "name": name, "href": f"{url.path}?{url.query}"})
+        if too_long:
+            href = f"/?{LANG_PARAM}={code}"
+        else:
+            url = request.url.include_query_params(**{LANG_PARAM: code})
+            href = f"{url.path}?{url.query}"
+        links.append({"code": code, "name": name, "href": href})
     return links
 
 
@@ -80,7 +94,7 @@ def render(
     env = environment(lang)
     page = env.get_template(template).render(
         request=request,
-        path=request.url.path,
+        path=request.url.path[:MAX_ECHOED_ADDRESS],
         language_links=_language_links(request),
         **(context or {}),
     )
