@@ -44,6 +44,7 @@ from ..web import error_handlers, web_routes
 from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
 from .cluster import CLOSE_TRY_AGAIN
+from .failures import internal_error, log_failure
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
 from .proxies import TrustedProxies, read_networks
@@ -607,6 +608,10 @@ async def _serve_socket(
                 message = parse_client_message(text)
             except ProtocolError as error:
                 conn.send(render(error.to_message(), conn.seat, current.game))
+                continue
+            except Exception as failure:  # never the client's fault: it is told, and goes on
+                log_failure(log, "reading a client message", failure)
+                conn.send(render(internal_error(), conn.seat, current.game))
                 continue
             started = time.perf_counter()
             current.handle(conn, message)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from . import metrics
 from . import protocol as P
 from .bus import Bus
+from .failures import internal_error, log_failure
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
 from .store import HeldMessages, StoreError
@@ -446,6 +447,10 @@ class Cluster:
             message = parse_client_message(str(envelope.get("text", "")))
         except ProtocolError as error:
             proxy.send(render(error.to_message(), proxy.seat, table.game))
+            return
+        except Exception as failure:  # told to the client, as on a socket of this process
+            log_failure(log, "reading a linked client's message", failure)
+            proxy.send(render(internal_error(), proxy.seat, table.game))
             return
         started = time.perf_counter()
         table.handle(proxy, message)

@@ -25,6 +25,7 @@ MAX_TOKEN_LENGTH = 128
 BOT_LEVELS = ("easy", "normal", "hard")
 TURN_TIMER_MIN = 5.0
 TURN_TIMER_MAX = 600.0
+MAX_NESTING = 16  # arrays and objects in a client message nest this deep at most (bad_message)
 MAX_SEQ = 2**31 - 1  # a seat's seq may reach this; ``join`` with ``reset_seq`` starts it again
 
 
@@ -274,6 +275,14 @@ def parse_client_message(text: str) -> _Client:
             limit=MAX_MESSAGE_BYTES,
             size=size,
         )
+    depth = nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise ProtocolError(
+            "bad_message",
+            f"a message may nest arrays and objects {MAX_NESTING} deep at most, "
+            f"this one {depth} deep",
+            limit=MAX_NESTING,
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
@@ -316,16 +325,40 @@ def parse_client_message(text: str) -> _Client:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A JSON string (skipped whole: brackets in it do not nest) or a bracket.
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def nesting_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest (read without parsing it, so
+    that nothing recursive ever meets a deeper message than :data:`MAX_NESTING`)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return text.count("[") + text.count("{")  # at most this deep: no need to look
+    depth = deepest = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        bracket = match.group()
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif bracket in "]}":
+            depth -= 1
+    return deepest
 
 
 def _has_surrogate(data: Any) -> bool:
-    """Whether a parsed message holds a lone surrogate anywhere (it cannot be sent back)."""
-    if isinstance(data, str):
-        return _SURROGATE.search(data) is not None
-    if isinstance(data, dict):
-        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in data.items())
-    if isinstance(data, list):
-        return any(_has_surrogate(item) for item in data)
+    """Whether a parsed message holds a lone surrogate anywhere (it cannot be sent back).
+    The walk keeps its own stack: no depth of nesting can exhaust Python's."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item) is not None:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 

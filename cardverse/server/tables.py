@@ -51,6 +51,7 @@ from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .failures import internal_error, log_failure
 from .hints import Hints
 from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
@@ -544,10 +545,9 @@ class Table(SeatControls, Spectators, Hints, Reactions):
         except ProtocolError as error:
             echo = _echo_mask(message)
             self._send(conn, error.to_message(seq), echo=echo)
-        except Exception:
-            log.exception("table %s: failed to handle %s", self.id, message.type)
-            failure = ProtocolError("internal", P.ERROR_CODES["internal"])
-            self._send(conn, failure.to_message(seq))
+        except Exception as failure:
+            log_failure(log, f"table {self.id}: handling {message.type}", failure)
+            self._send(conn, internal_error(seq))
         self._flush()
 
     def _handle(self, conn: Conn, message: P._Client) -> None:
