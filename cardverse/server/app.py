@@ -50,7 +50,7 @@ from .protocol import ProtocolError, parse_client_message
 from .proxies import TrustedProxies, read_networks
 from .store import HeldMessages, StoreUnavailable
 from .tables import Settings, Table, TableService
-from .viewfilter import render
+from .viewfilter import named_cards, render
 from .wire import Synced
 
 log = logging.getLogger("cardverse.server")
@@ -606,8 +606,9 @@ async def _serve_socket(
                 continue
             try:
                 message = parse_client_message(text)
-            except ProtocolError as error:
-                conn.send(render(error.to_message(), conn.seat, current.game))
+            except ProtocolError as error:  # it may repeat the client's own words (cards)
+                echo = named_cards(error.received)
+                conn.send(render(error.to_message(), conn.seat, current.game, echo=echo))
                 continue
             except Exception as failure:  # never the client's fault: it is told, and goes on
                 log_failure(log, "reading a client message", failure)

@@ -38,7 +38,7 @@ from .failures import internal_error, log_failure
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
 from .store import HeldMessages, StoreError
-from .viewfilter import render
+from .viewfilter import named_cards, render
 from .wire import Synced
 
 if TYPE_CHECKING:
@@ -445,8 +445,9 @@ class Cluster:
             return
         try:
             message = parse_client_message(str(envelope.get("text", "")))
-        except ProtocolError as error:
-            proxy.send(render(error.to_message(), proxy.seat, table.game))
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = named_cards(error.received)
+            proxy.send(render(error.to_message(), proxy.seat, table.game, echo=echo))
             return
         except Exception as failure:  # told to the client, as on a socket of this process
             log_failure(log, "reading a linked client's message", failure)

@@ -39,6 +39,8 @@ class ProtocolError(Exception):
         self.rule = rule
         self.params = params
         self.seq: int | None = None  # the refused message's seq, when it could be read
+        # the refused message as read (JSON), when it could be: an error may repeat its words
+        self.received: Any = None
 
     def to_message(self, seq: int | None = None) -> dict[str, Any]:
         seq = self.seq if seq is None else seq
@@ -305,11 +307,13 @@ def parse_client_message(text: str) -> _Client:
         raise ProtocolError("bad_message", 'a message needs a "type" string')
     model = CLIENT_MODELS.get(kind)
     if model is None:
-        raise ProtocolError(
+        unknown = ProtocolError(
             "unknown_type",
             f"unknown message type {kind[:40]!r}: the types are {', '.join(CLIENT_MODELS)}",
             type=kind[:40],
         )
+        unknown.received = data
+        raise unknown
     try:
         return model.model_validate(data)
     except ValidationError as error:
@@ -321,6 +325,7 @@ def parse_client_message(text: str) -> _Client:
         seq = data.get("seq")
         if isinstance(seq, int) and not isinstance(seq, bool):
             refused.seq = seq
+        refused.received = data
         raise refused from None
 
 

@@ -61,7 +61,15 @@ from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
 from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
 from .story import AwayLog, RoundStory, final_titles, score_sheet
-from .viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
+from .viewfilter import (
+    SeatView,
+    Shared,
+    named_cards,
+    render,
+    render_parts,
+    resolve_private,
+    share,
+)
 from .wire import PublicChange, Synced, WireViews
 
 log = logging.getLogger("cardverse.server.tables")
@@ -542,8 +550,8 @@ class Table(SeatControls, Spectators, Hints, Reactions):
         seq = getattr(message, "seq", None)
         try:
             self._handle(conn, message)
-        except ProtocolError as error:
-            echo = _echo_mask(message)
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = _echo_mask(message) | named_cards(message.model_dump())
             self._send(conn, error.to_message(seq), echo=echo)
         except Exception as failure:
             log_failure(log, f"table {self.id}: handling {message.type}", failure)
