@@ -1478,8 +1478,10 @@ class TableService:
     def find_by_code(self, text: str, address: str) -> Table | None:
         """The table whose invite code ``text`` is, for a look-up from ``address``.
 
-        Raises :class:`ProtocolError` ``too_many_lookups`` when that address (or everyone
-        together) failed too often lately; a failed look-up counts against both."""
+        Raises :class:`ProtocolError` ``too_many_lookups`` when that address failed too often
+        lately (or failed lately while everyone together did too: see
+        :class:`~cardverse.server.invites.LookupLimits`); a failed look-up counts against both,
+        a look-up that finds its table against neither."""
         if not self.lookups.allowed(address):
             raise ProtocolError(
                 "too_many_lookups",
