@@ -31,6 +31,8 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
+
 from . import metrics
 from . import protocol as P
 from .bus import Bus
@@ -49,6 +51,11 @@ log = logging.getLogger("cardverse.server.cluster")
 CLOSE_MOVED = 1012  # "service restart": the table moved to another process; reconnect
 CLOSE_TRY_AGAIN = 1013  # "try again later"
 WATCH_PREFIX = "cardverse:watch:"
+
+
+def redis_down() -> ProtocolError:
+    """The refusal of a request that needs Redis while it cannot be reached."""
+    return ProtocolError("try_again", "the server cannot reach Redis just now: try again")
 
 
 class ProxyConn:
@@ -169,7 +176,8 @@ class Cluster:
     # -- finding a table's owner ---------------------------------------------------------------
 
     async def create(self, name: str | None, rules: Any, turn_timer: Any) -> tuple[Table, str]:
-        """A new table owned by this process from the start."""
+        """A new table owned by this process from the start (``try_again`` while Redis is
+        down)."""
         from .tables import new_table_id
 
         await self._subscribed()
@@ -177,7 +185,11 @@ class Cluster:
             table_id = new_table_id()
             while self.service.directory.code_taken(table_id):  # one table per invite code
                 table_id = new_table_id()
-            if await self.leases.acquire(table_id):
+            try:
+                acquired = await self.leases.acquire(table_id)
+            except RedisError:
+                raise redis_down() from None
+            if acquired:
                 break
         else:  # pragma: no cover - 144-bit ids do not collide
             raise ProtocolError("server_busy", "no table id could be had: try again later")
@@ -195,7 +207,10 @@ class Cluster:
         local = self.service.watch_index.get(watch_id)
         if local is not None:
             return local
-        found = await self.redis.get(WATCH_PREFIX + watch_id)
+        try:
+            found = await self.redis.get(WATCH_PREFIX + watch_id)
+        except RedisError:
+            raise redis_down() from None
         if found is None:
             return None
         return found.decode() if isinstance(found, bytes) else str(found)
@@ -206,13 +221,22 @@ class Cluster:
             try:
                 await asyncio.wait_for(self.bus.connected.wait(), 5.0)
             except TimeoutError:
-                raise ProtocolError(
-                    "try_again", "the server cannot reach Redis just now: try again"
-                ) from None
+                raise redis_down() from None
 
     async def locate(self, table_id: str) -> Table | str | None:
         """This process's copy of the table (loaded if nobody owns it), the owner's node id, or
-        None (no such table). Raises :class:`StoreUnavailable` while the database is down."""
+        None (no such table). Raises :class:`StoreUnavailable` while the database is down and
+        :class:`ProtocolError` ``try_again`` while Redis is (a table this process holds is
+        found without it)."""
+        table = self.service.tables.get(table_id)
+        if table is not None:
+            return table
+        try:
+            return await self._locate(table_id)
+        except RedisError:
+            raise redis_down() from None
+
+    async def _locate(self, table_id: str) -> Table | str | None:
         await self._subscribed()
         service = self.service
         for _ in range(10):

@@ -503,6 +503,7 @@ ERROR_TEXTS: dict[int, tuple[str, str]] = {
         N_("Something went wrong on the server. Try again in a moment."),
     ),
 }
+ERROR_TEXTS[503] = ERROR_TEXTS[500]  # the database cannot be reached just now
 GENERIC_ERROR = (N_("Something went wrong"), N_("This request could not be answered."))
 
 
