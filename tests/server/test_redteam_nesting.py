@@ -8,9 +8,11 @@ import asyncio
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 import websockets
+from cluster_support import Cluster
 from server_support import ServerProcess, create_table, run
 
 from cardverse.server import protocol as P
@@ -112,3 +114,38 @@ def test_a_flood_of_deep_messages_is_answered_and_the_log_stays_small(tmp_path: 
     assert codes.count("bad_message") == 200 and "closed" not in codes, codes[:12]
     assert codes.count("pong") == 20  # each connection still open after its ten
     assert grown < 16 * 1024, f"the log grew by {grown} bytes"
+
+
+@pytest.mark.timeout(120)
+def test_a_socket_linked_to_another_process_is_answered_too(
+    tmp_path: Path, pg_dsn: str, redis_server: Any
+) -> None:
+    # Before: the owner's handling of a linked socket's message raised, the envelope was
+    # dropped with a traceback in the owner's log, and the client heard nothing: 0 of 50
+    # answered, 6,023,523 bytes of log on the owner (and the card-like type got internal).
+    cluster = Cluster(tmp_path, pg_dsn, redis_server.url).start(2)
+    try:
+        owner, edge = cluster.procs
+        table = create_table(owner.http)
+        owner_log = tmp_path / "node1.log"
+        before = owner_log.stat().st_size
+
+        async def linked() -> list[str]:
+            got: list[str] = []
+            async with websockets.connect(edge.ws_url(table["table_id"]), compression=None) as ws:
+                for _ in range(50):
+                    await ws.send(DEEP)
+                await ws.send('{"type":"AS"}')  # a card-like type is answered too (item 6)
+                await ws.send(json.dumps({"type": "ping"}))
+                while not got or got[-1] != "pong":
+                    reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if reply["type"] in ("error", "pong"):
+                        got.append(reply.get("code", reply["type"]))
+            return got
+
+        got = run(linked, timeout=90)
+        grown = owner_log.stat().st_size - before
+    finally:
+        cluster.close()
+    assert got == ["bad_message"] * 50 + ["unknown_type", "pong"], got
+    assert grown < 16 * 1024, f"the owner's log grew by {grown} bytes"
