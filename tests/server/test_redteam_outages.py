@@ -131,3 +131,32 @@ def test_postgresql_down_every_request_that_needs_it_is_told_try_again(
             assert mine.status_code == 200
         finally:
             postgres.start()
+
+
+@pytest.mark.timeout(120)
+def test_postgresql_down_invite_look_ups_are_told_try_again(
+    two_processes: Cluster, postgres: Any
+) -> None:
+    # Before: the process that did not make the table answered 500 to its invite code (by the
+    # API and by the join form) and to its page while PostgreSQL was down.
+    owner, other = two_processes.procs
+    table_id = create_table(owner.http)["table_id"]
+    code = invite_code_for(table_id)
+    postgres.stop("fast")
+    try:
+        answer = httpx.get(f"{other.http}/api/invites/{code}", timeout=30)
+        assert _is_try_again(answer), (answer.status_code, answer.text[:200])
+        for path in (f"/join?code={code}", f"/t/{table_id}"):
+            page = httpx.get(other.http + path, timeout=30)
+            assert page.status_code == 503 and int(page.headers["retry-after"]) >= 1, path
+    finally:
+        postgres.start()
+    # Back: the code finds its table, and the outage did not count as a miss.
+    deadline = time.monotonic() + 60
+    while True:
+        answer = httpx.get(f"{other.http}/api/invites/{code}", timeout=30)
+        if answer.status_code == 200:
+            break
+        assert answer.status_code == 503 and time.monotonic() < deadline, answer.text
+        time.sleep(0.2)
+    assert answer.json()["table_id"] == table_id
