@@ -31,13 +31,16 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
+
 from . import metrics
 from . import protocol as P
 from .bus import Bus
+from .failures import internal_error, log_failure
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
 from .store import HeldMessages, StoreError
-from .viewfilter import render
+from .viewfilter import named_cards, render
 from .wire import Synced
 
 if TYPE_CHECKING:
@@ -50,6 +53,11 @@ CLOSE_TRY_AGAIN = 1013  # "try again later"
 WATCH_PREFIX = "cardverse:watch:"
 REDIS_CONNECTIONS = 100  # connections to Redis a process may open at most
 REDIS_WAIT = 5.0  # seconds a command may wait for one of them (then: a connection error)
+
+
+def redis_down() -> ProtocolError:
+    """The refusal of a request that needs Redis while it cannot be reached."""
+    return ProtocolError("try_again", "the server cannot reach Redis just now: try again")
 
 
 class ProxyConn:
@@ -178,7 +186,8 @@ class Cluster:
     # -- finding a table's owner ---------------------------------------------------------------
 
     async def create(self, name: str | None, rules: Any, turn_timer: Any) -> tuple[Table, str]:
-        """A new table owned by this process from the start."""
+        """A new table owned by this process from the start (``try_again`` while Redis is
+        down)."""
         from .tables import new_table_id
 
         await self._subscribed()
@@ -186,7 +195,11 @@ class Cluster:
             table_id = new_table_id()
             while self.service.directory.code_taken(table_id):  # one table per invite code
                 table_id = new_table_id()
-            if await self.leases.acquire(table_id):
+            try:
+                acquired = await self.leases.acquire(table_id)
+            except RedisError:
+                raise redis_down() from None
+            if acquired:
                 break
         else:  # pragma: no cover - 144-bit ids do not collide
             raise ProtocolError("server_busy", "no table id could be had: try again later")
@@ -207,7 +220,10 @@ class Cluster:
         local = self.service.watch_index.get(watch_id)
         if local is not None:
             return local
-        found = await self.redis.get(WATCH_PREFIX + watch_id)
+        try:
+            found = await self.redis.get(WATCH_PREFIX + watch_id)
+        except RedisError:
+            raise redis_down() from None
         if found is None:
             return None
         return found.decode() if isinstance(found, bytes) else str(found)
@@ -218,13 +234,22 @@ class Cluster:
             try:
                 await asyncio.wait_for(self.bus.connected.wait(), 5.0)
             except TimeoutError:
-                raise ProtocolError(
-                    "try_again", "the server cannot reach Redis just now: try again"
-                ) from None
+                raise redis_down() from None
 
     async def locate(self, table_id: str) -> Table | str | None:
         """This process's copy of the table (loaded if nobody owns it), the owner's node id, or
-        None (no such table). Raises :class:`StoreUnavailable` while the database is down."""
+        None (no such table). Raises :class:`StoreUnavailable` while the database is down and
+        :class:`ProtocolError` ``try_again`` while Redis is (a table this process holds is
+        found without it)."""
+        table = self.service.tables.get(table_id)
+        if table is not None:
+            return table
+        try:
+            return await self._locate(table_id)
+        except RedisError:
+            raise redis_down() from None
+
+    async def _locate(self, table_id: str) -> Table | str | None:
         await self._subscribed()
         service = self.service
         for _ in range(10):
@@ -457,8 +482,13 @@ class Cluster:
             return
         try:
             message = parse_client_message(str(envelope.get("text", "")))
-        except ProtocolError as error:
-            proxy.send(render(error.to_message(), proxy.seat, table.game))
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = named_cards(error.received)
+            proxy.send(render(error.to_message(), proxy.seat, table.game, echo=echo))
+            return
+        except Exception as failure:  # told to the client, as on a socket of this process
+            log_failure(log, "reading a linked client's message", failure)
+            proxy.send(render(internal_error(), proxy.seat, table.game))
             return
         started = time.perf_counter()
         table.handle(proxy, message)

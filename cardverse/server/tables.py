@@ -51,6 +51,7 @@ from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .failures import internal_error, log_failure
 from .hints import Hints
 from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
@@ -60,7 +61,15 @@ from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
 from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
 from .story import AwayLog, RoundStory, final_titles, score_sheet
-from .viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
+from .viewfilter import (
+    SeatView,
+    Shared,
+    named_cards,
+    render,
+    render_parts,
+    resolve_private,
+    share,
+)
 from .wire import PublicChange, Synced, WireViews
 
 log = logging.getLogger("cardverse.server.tables")
@@ -108,6 +117,7 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
     operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
     operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is read (proxies.py)
     database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
     redis: str | None = None  # redis://...: tables are owned through leases, frames routed
     lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
@@ -540,13 +550,12 @@ class Table(SeatControls, Spectators, Hints, Reactions):
         seq = getattr(message, "seq", None)
         try:
             self._handle(conn, message)
-        except ProtocolError as error:
-            echo = _echo_mask(message)
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = _echo_mask(message) | named_cards(message.model_dump())
             self._send(conn, error.to_message(seq), echo=echo)
-        except Exception:
-            log.exception("table %s: failed to handle %s", self.id, message.type)
-            failure = ProtocolError("internal", P.ERROR_CODES["internal"])
-            self._send(conn, failure.to_message(seq))
+        except Exception as failure:
+            log_failure(log, f"table {self.id}: handling {message.type}", failure)
+            self._send(conn, internal_error(seq))
         self._flush()
 
     def _handle(self, conn: Conn, message: P._Client) -> None:
@@ -1511,8 +1520,10 @@ class TableService:
     def find_by_code(self, text: str, address: str) -> Table | None:
         """The table whose invite code ``text`` is, for a look-up from ``address``.
 
-        Raises :class:`ProtocolError` ``too_many_lookups`` when that address (or everyone
-        together) failed too often lately; a failed look-up counts against both."""
+        Raises :class:`ProtocolError` ``too_many_lookups`` when that address failed too often
+        lately (or failed lately while everyone together did too: see
+        :class:`~cardverse.server.invites.LookupLimits`); a failed look-up counts against both,
+        a look-up that finds its table against neither."""
         if not self.lookups.allowed(address):
             raise ProtocolError(
                 "too_many_lookups",
