@@ -210,6 +210,15 @@ class PostgresStore(EventStore):
         if params and self._writing(params[0]):
             with contextlib.suppress(StoreError):  # a failed batch went to on_lost already
                 self.commit()
+        conn = self._connection()
+        idle = conn.info.transaction_status is psycopg.pq.TransactionStatus.IDLE
+        try:
+            return conn.execute(sql, params).fetchall()
+        except psycopg.Error as error:
+            if not (idle and conn.broken):
+                raise self._fail(error) from None
+        # The connection died while it sat idle (the database restarted, and its notice was
+        # not read yet): a read outside a transaction is safe to make once more, on a new one.
         try:
             return self._connection().execute(sql, params).fetchall()
         except psycopg.Error as error:

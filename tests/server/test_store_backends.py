@@ -140,6 +140,22 @@ def test_a_postgresql_that_is_down_gives_try_again(postgres: Any, pg_dsn: str) -
     store.close()
 
 
+def test_a_read_after_a_postgresql_restart_is_answered_at_once(postgres: Any, pg_dsn: str) -> None:
+    # The reader connection died while idle: the first read after the database is back is made
+    # again on a new connection instead of telling a reader to try again (a loaded machine
+    # met this between a cluster's restart and the next record asked for).
+    from cardverse.server.pgstore import PostgresStore
+
+    store = PostgresStore(pg_dsn, retry_interval=0.0)
+    store.create_table("t1", 0, "create", {}, fence=1)
+    assert store.count_events("t1") == 1  # the reader connection is open
+    postgres.stop("immediate")
+    postgres.start()
+    assert store.count_events("t1") == 1
+    assert store.reconnects >= 1
+    store.close()
+
+
 def test_a_sqlite_file_from_before_fencing_opens_with_fence_zero(tmp_path: Path) -> None:
     import sqlite3
 
