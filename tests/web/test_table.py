@@ -432,7 +432,8 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
         "seat": 0, "rules": full_rules, "round": 1, "phase": "play",
         "hand": ["3C", "7H", "RJ", "BJ"], "hand_counts": [4, 18, 18], "turn": 0, "leader": 0,
         "trick": [], "history": [], "passed": [], "finished": [], "revolution": False,
-        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
+        "reversed_order": False, "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [],
+        "exchange_pairs": [],
         "legal_moves": moves,
     }  # fmt: skip
     table = {
