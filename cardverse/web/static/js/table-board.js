@@ -181,7 +181,6 @@ export function renderTaken() {
         box.classList.remove("is-sweeping");
       });
     }
-    if (taken && now >= taken.until) S.taken = null;
     return;
   }
   const stamp = JSON.stringify([taken.seat, taken.cleared, taken.play, taken.until]);
@@ -287,8 +286,9 @@ export function renderRoundResults() {
   $("round-results-body").replaceChildren(...roundRows(data.places, data.titles, data.roundPoints, data.totals));
 }
 
-export function renderTimer() {
-  const left = timeLeftMs();
+// The turn timers by the server's clock now (`serverNow`, ms); returns the seconds left.
+export function renderTimer(serverNow) {
+  const left = timeLeftMs(serverNow);
   const seconds = left === null ? null : Math.ceil(left / 1000);
   const total = S.table && S.table.turn_timer ? S.table.turn_timer * 1000 : null;
   for (const node of document.querySelectorAll("[data-timer]")) {

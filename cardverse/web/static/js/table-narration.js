@@ -4,7 +4,7 @@
 import { t, tn } from "./i18n.js";
 import { cardsShort, playWords } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
-import { S, config, hooks, seatName } from "./table-state.js";
+import { S, config, seatName } from "./table-state.js";
 
 export function announce(text, urgent = false) {
   if (!text) return;
@@ -136,6 +136,14 @@ export function describeEvent(event) {
   }
 }
 
+// A reaction in words for the log and screen readers: "Ada reacts: Well played".
+export function reactionWords(seat, key) {
+  const found = config.reactions.find((r) => r.key === key);
+  const words = found ? found.label : key;
+  if (seat === S.seat) return t("You react: %(reaction)s", { reaction: words });
+  return t("%(name)s reacts: %(reaction)s", { name: seatName(seat), reaction: words });
+}
+
 // The suits of a lock in words ("hearts and spades"), from the page's config.
 function suitWords(suits) {
   return suits.map((suit) => config.suits[suit] || suit).join(", ");
@@ -161,12 +169,12 @@ export function logLines() {
     }),
   );
   // the reactions heard this round (table-reactions.js), each after the event it followed
-  const reactions = (S.reactionLog || []).filter((r) => r.after <= S.events.length);
+  const reactions = S.reactionLog.filter((r) => r.after <= S.events.length);
   const lines = [...summaries];
   let next = 0;
   const heard = (upTo) => {
     while (next < reactions.length && reactions[next].after <= upTo) {
-      lines.push(hooks.reactionWords(reactions[next].seat, reactions[next].reaction));
+      lines.push(reactionWords(reactions[next].seat, reactions[next].reaction));
       next += 1;
     }
   };
