@@ -19,10 +19,11 @@ from starlette.testclient import TestClient
 from cardverse.web import web_routes
 from cardverse.web.i18n import LANGUAGES
 
+from .conftest import LONG_WAIT, WAIT
 from .test_browser import CONTRAST, ENGLISH_WORDS, SIZES, VISIBLE_TEXT, _english_strings
 
 APP = "#table-app"
-WAIT = 8000  # ms: the longest any single step may take
+# WAIT: the longest any single step may take (ms, the browser's default, see conftest.py)
 
 
 @pytest.fixture
@@ -34,7 +35,6 @@ def contexts(browser: Any) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         made.append(context)
         page = context.new_page()
-        page.set_default_timeout(WAIT)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors  # type: ignore[attr-defined]
@@ -135,12 +135,24 @@ def take_turn(page: Any, keys: bool) -> bool:
     return True
 
 
-def play_to_the_end(pages: list[tuple[Any, bool]], limit: float = 90.0, on_turn: Any = None) -> int:
+def changed_or_over(page: Any, v: str) -> str:
+    """The page's condition for "the game moved on from state v" (or is over)."""
+    return (
+        f"document.querySelector('{APP}').dataset.v !== '{v}'"
+        f" || document.querySelector('{APP}').dataset.game === 'game_over'"
+    )
+
+
+def play_to_the_end(
+    pages: list[tuple[Any, bool]], limit: float = LONG_WAIT / 1000 * 3, on_turn: Any = None
+) -> int:
     """Everyone plays until every page shows the game is over; returns the turns taken."""
     deadline = time.monotonic() + limit
     turns = 0
     while not all(data(page, "game") == "game_over" for page, _ in pages):
         assert time.monotonic() < deadline, "the game did not end in time"
+        first = pages[0][0]
+        v = data(first, "v")
         acted = False
         for page, keys in pages:
             if take_turn(page, keys):
@@ -149,7 +161,8 @@ def play_to_the_end(pages: list[tuple[Any, bool]], limit: float = 90.0, on_turn:
                 if on_turn is not None:
                     on_turn(turns)
         if not acted:
-            time.sleep(0.03)
+            # nobody here is on turn: a computer player moves, or the next round comes
+            wait_for(first, changed_or_over(first, v))
     return turns
 
 
@@ -470,7 +483,6 @@ def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
     first = contexts("phone")
     link = create_table(first, server_url, "en", "Ada")
     second = first.context.new_page()
-    second.set_default_timeout(WAIT)
     second.goto(link)
     wait_for(second, f"document.querySelector('{APP}').dataset.seated === 'true'")
     wait_for(first, f"document.querySelector('{APP}').dataset.connection === 'replaced'")
