@@ -96,7 +96,7 @@ def test_R36_a_seven_pass_is_chosen_and_given(server_url: str, contexts: Any) ->
     wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
     assert page.inner_text("#play-button") == "Give"
     assert page.is_hidden("#pass-button")
-    assert "Choose 1 card to give to Bo." in page.inner_text("#note")
+    assert page.inner_text("#game-status") == "Your turn: give 1 card to Bo."
     assert "Give 1 card to Bo." in page.inner_text("#log")
     page.click('#hand .hand-card[data-card="3C"]')
     assert data(page, "selection") == "ready"

@@ -150,10 +150,11 @@ export function renderPile() {
   if (!items.length) {
     let text = "";
     if (view.phase === "play" && view.turn !== null) {
+      // a seated person's status line says who leads; a spectator has none
       text =
-        view.turn === S.seat
-          ? t("The table is empty: you lead.")
-          : t("The table is empty: %(name)s leads.", { name: seatName(view.turn) });
+        S.seat === null
+          ? t("The table is empty: %(name)s leads.", { name: seatName(view.turn) })
+          : t("The table is empty.");
     }
     if (view.phase === "exchange") text = t("The card exchange comes first.");
     if (text) items.push(el("li", { class: "trick-empty", text }));

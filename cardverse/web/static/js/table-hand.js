@@ -151,32 +151,19 @@ export async function updateNote() {
     showNote(codes.length ? t("Chosen: %(cards)s", { cards: cardsShort(codes) }) : "");
     return;
   }
-  if (S.view.phase === "exchange") {
-    const moves = exactMoves(legalMoves(), S.selected);
-    showNote(
-      moves.length
-        ? t("Give back %(cards)s: press Give back.", { cards: cardsShort(codes) })
-        : tn("Choose %(num)s card to give back.", "Choose %(num)s cards to give back.", giveCount()),
-    );
-    return;
-  }
+  // A give-back, a seven pass or a ten discard: the status line says how many cards and to
+  // whom; the note says what the chosen cards are, then what the button will do with them.
   const owed = owedByMe();
-  if (owed) {
+  if (S.view.phase === "exchange" || owed) {
     const ready = exactMoves(legalMoves(), S.selected).length > 0;
-    const name = owed.receiver === null ? "" : seatName(owed.receiver);
-    if (owed.kind === "give") {
-      showNote(
-        ready
-          ? t("Give %(cards)s to %(name)s: press Give.", { cards: cardsShort(codes), name })
-          : tn("Choose %(num)s card to give to %(name)s.", "Choose %(num)s cards to give to %(name)s.", owed.count, { name }),
-      );
-    } else {
-      showNote(
-        ready
-          ? t("Discard %(cards)s face up: press Discard.", { cards: cardsShort(codes) })
-          : tn("Choose %(num)s card to discard.", "Choose %(num)s cards to discard.", owed.count),
-      );
-    }
+    const cards = cardsShort(codes);
+    if (!codes.length) showNote("");
+    else if (!ready) showNote(t("Chosen: %(cards)s", { cards }));
+    else if (!owed) showNote(t("Give back %(cards)s: press Give back.", { cards }));
+    else if (owed.kind === "give") {
+      const name = owed.receiver === null ? "" : seatName(owed.receiver);
+      showNote(t("Give %(cards)s to %(name)s: press Give.", { cards, name }));
+    } else showNote(t("Discard %(cards)s face up: press Discard.", { cards }));
     return;
   }
   if (!codes.length) {
@@ -310,7 +297,9 @@ export function renderActions() {
   else playButton.textContent = t("Play");
   const canPass = turn && !exchange && !owed && legalMoves().some((m) => m.action === "pass");
   const out = view.finished.includes(S.seat) || view.hand.length === 0;
-  $("actions").hidden = out || view.phase === "round_over" || view.phase === "game_over";
+  // nothing to do in the card exchange (someone else gives back): no grey Give back either
+  const waiting = exchange && !turn;
+  $("actions").hidden = out || waiting || view.phase === "round_over" || view.phase === "game_over";
   playButton.setAttribute("aria-disabled", String(!turn || S.busy || S.selected.size === 0));
   // what the chosen cards are: a legal move ("ready"), part of one, or neither
   let selection = "none";

@@ -1,7 +1,7 @@
 // What happened, in words: the server's events as sentences (the "What happened" log, kept by
 // the server for the round so it survives a reload), the screen-reader announcements, and the
 // list of what the computer did while the person was away.
-import { t, tn } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { cardsShort, playWords } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
 import { S, config, seatName } from "./table-state.js";
@@ -200,10 +200,19 @@ export function renderLog() {
     list.scrollTop = list.scrollHeight;
   }
   if ($("log-dialog").open) $("log-full").replaceChildren(...items());
-  $("ticker").textContent = lines.length ? lines[lines.length - 1] : "";
+  // The last line under the pile; while a won trick is on show it says who took it, so the
+  // ticker keeps the line before until the trick is swept away (no sentence twice).
+  let last = lines.length - 1;
+  const events = S.events;
+  const showing = S.taken && performance.now() < S.taken.until;
+  if (showing && events.length && events[events.length - 1].event === "trick_won" && last > 0) {
+    last -= 1;
+  }
+  $("ticker").textContent = last >= 0 ? lines[last] : "";
 }
 
-// One action of the stand-in computer player, in words.
+// One action of the stand-in computer player, in words: its cards while the round is the
+// current one, how many cards for an earlier round (the server sends no more).
 function awayWords(entry) {
   if (entry.action === "pass") return t("passed");
   if (entry.action === "discard") {
@@ -219,12 +228,19 @@ function awayWords(entry) {
   }
   return entry.action === "give"
     ? tn("gave back %(num)s card", "gave back %(num)s cards", entry.count || 0)
-    : tn(
-        "played %(num)s card in round %(round)s",
-        "played %(num)s cards in round %(round)s",
-        entry.count || 0,
-        { round: entry.round },
-      );
+    : tn("played %(num)s card", "played %(num)s cards", entry.count || 0);
+}
+
+// The away list, a line a round: "Round 2: played 4♦, passed, and played 9♣ 9♠".
+export function awayLines(entries) {
+  const rounds = [];
+  for (const entry of entries) {
+    const last = rounds[rounds.length - 1];
+    if (last && last.round === entry.round) last.words.push(awayWords(entry));
+    else rounds.push({ round: entry.round, words: [awayWords(entry)] });
+  }
+  const list = new Intl.ListFormat(language(), { style: "long", type: "conjunction" });
+  return rounds.map(({ round, words }) => t("Round %(round)s: %(actions)s", { round, actions: list.format(words) }));
 }
 
 export function renderAway() {
@@ -237,7 +253,7 @@ export function renderAway() {
   if (box.parentElement !== home) home.prepend(box);
   const list = $("away-list");
   if (list.dataset.count !== String(entries.length)) {
-    list.replaceChildren(...entries.map((entry) => el("li", { text: awayWords(entry) })));
+    list.replaceChildren(...awayLines(entries).map((line) => el("li", { text: line })));
     list.dataset.count = String(entries.length);
   }
 }

@@ -188,7 +188,7 @@ export function dispatch(action) {
         S.reactionLog = [...S.reactionLog, { after: S.events.length, seat: action.seat, reaction: action.reaction }];
       }
       return null;
-    case "tick": // the clock: a won trick shown long enough is swept; returns whether to warn
+    case "tick": // the clock: a won trick shown long enough is swept (see onTick)
       return onTick(action);
     case "away-closed":
       S.away = null;
@@ -210,13 +210,15 @@ export function dispatch(action) {
   }
 }
 
-// The clock: returns true once per turn when my last ten seconds begin (to be announced).
+// The clock: returns {warn: my last ten seconds begin (once a turn, to be announced),
+// swept: the won trick shown has just gone}.
 function onTick({ now, secondsLeft }) {
-  if (S.taken && now >= S.taken.until) S.taken = null;
+  const swept = Boolean(S.taken && now >= S.taken.until);
+  if (swept) S.taken = null;
   const warn =
     S.timer && S.timer.seat === S.seat && secondsLeft !== null && secondsLeft <= 10 && !S.warnedSeconds && myTurn();
   if (warn) S.warnedSeconds = true;
-  return Boolean(warn);
+  return { warn: Boolean(warn), swept };
 }
 
 // A message of the server. Returns, by type: welcome {back: a returning seat to greet};

@@ -39,7 +39,7 @@ import * as Reactions from "./table-reactions.js";
 import * as State from "./table-state.js";
 import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
 
-const { S, config, dispatch, giveCount, myTurn, seatName, seats, tableId, tablePhase, gamePhase, isHost } =
+const { S, config, dispatch, giveCount, myTurn, owedByMe, seatName, seats, tableId, tablePhase, gamePhase, isHost } =
   State;
 const app = $("table-app");
 
@@ -330,6 +330,35 @@ function statusText() {
   }
   const mine = view.finished.indexOf(S.seat);
   if (mine >= 0) return t("You are out of cards (place %(place)s). The others play on.", { place: mine + 1 });
+  // a seven pass or a ten discard owed (R36, R37): the same words as the note and the button
+  const owed = view.owed;
+  if (owed && owedByMe()) {
+    return owed.kind === "give"
+      ? tn("Your turn: give %(num)s card to %(name)s.", "Your turn: give %(num)s cards to %(name)s.", owed.count, {
+          name: owed.receiver === null ? "" : seatName(owed.receiver),
+        })
+      : tn("Your turn: discard %(num)s card.", "Your turn: discard %(num)s cards.", owed.count);
+  }
+  if (owed && owed.seat !== S.seat && view.turn === owed.seat) {
+    if (owed.kind === "give" && owed.receiver === S.seat) {
+      return tn(
+        "%(name)s chooses %(num)s card to give to you.",
+        "%(name)s chooses %(num)s cards to give to you.",
+        owed.count,
+        { name: seatName(owed.seat) },
+      );
+    }
+    return owed.kind === "give"
+      ? tn(
+          "%(name)s chooses %(num)s card to give to %(receiver)s.",
+          "%(name)s chooses %(num)s cards to give to %(receiver)s.",
+          owed.count,
+          { name: seatName(owed.seat), receiver: seatName(owed.receiver) },
+        )
+      : tn("%(name)s chooses %(num)s card to discard.", "%(name)s chooses %(num)s cards to discard.", owed.count, {
+          name: seatName(owed.seat),
+        });
+  }
   if (myTurn()) {
     return view.trick.length === 0
       ? t("Your turn: you lead, so play any set you like.")
@@ -341,8 +370,9 @@ function statusText() {
 
 function tick() {
   const seconds = renderTimer(connection.serverNow());
-  const warn = dispatch({ type: "tick", now: performance.now(), secondsLeft: seconds });
+  const { warn, swept } = dispatch({ type: "tick", now: performance.now(), secondsLeft: seconds });
   renderTaken();
+  if (swept) renderLog(); // the ticker may say now what the won trick said
   if (warn) {
     announce(tn("%(num)s second left.", "%(num)s seconds left.", seconds), true);
   }
