@@ -189,12 +189,20 @@ export async function updateNote() {
 const handButtons = new Map();
 let focusedCode = null;
 
+// A card's name says first what the card shows ("4D", "★Joker"), then the card in words, so
+// that a voice-control user can say what they see (WCAG 2.5.3, label in name).
+function handCardName(code, image) {
+  const shown = [...image.querySelectorAll("text")].map((node) => node.textContent).join("");
+  return shown ? `${shown} ${cardLabel(code)}` : cardLabel(code);
+}
+
 function handButton(code, io) {
   let button = handButtons.get(code);
   if (button) return button;
   const image = cardImage(code);
   image.setAttribute("aria-hidden", "true");
   image.removeAttribute("role");
+  image.querySelector("title")?.remove(); // the button's own name says it
   button = el(
     "button",
     {
@@ -202,7 +210,7 @@ function handButton(code, io) {
       class: "hand-card",
       "data-card": code,
       "aria-pressed": "false",
-      "aria-label": cardLabel(code),
+      "aria-label": handCardName(code, image),
       tabindex: "-1",
       onclick: () => {
         focusCard(code);
