@@ -21,6 +21,15 @@ from .test_table import APP, contexts, wait_for
 __all__ = ["contexts"]
 
 NAMES = ["Ada", "Bo", "Cy"]
+# the text of an element if a person can see it: shown, inside the viewport, not covered
+ON_SCREEN = """(selector) => {
+  const node = document.querySelector(selector);
+  if (!node || !node.checkVisibility()) return "";
+  const r = node.getBoundingClientRect();
+  if (r.width === 0 || r.bottom <= 0 || r.top >= innerHeight) return "";
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit && node.contains(hit) ? node.textContent : "";
+}"""
 HAND = ["3C", "9D", "KH"]
 
 
@@ -105,8 +114,10 @@ class Table:
         return str(self.page.inner_text("#play-button")).strip() if shown else None
 
     def sentences(self) -> list[str]:
-        """The sentences the game area shows now (hidden parts left out)."""
+        """The sentences the game area shows now (hidden parts left out), and the page's
+        status line above it if that is on screen and not covered."""
         text = str(self.page.inner_text("#game"))
+        text += "\n" + str(self.page.evaluate(ON_SCREEN, "#status-line"))
         parts = re.split(r"(?<=[.!?。！])\s*|\n", text)
         return [p.strip() for p in parts if re.search(r"[.!?。！]$", p.strip())]
 
