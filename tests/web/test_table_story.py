@@ -25,6 +25,7 @@ from .test_table import APP, changed_or_over, data, highlighted, take_turn, wait
 from .test_table_screen import open_table
 
 LOG = "els => els.map(e => e.textContent)"
+MY_TURN = f"document.querySelector('{APP}').dataset.myTurn === 'true'"
 
 # Counts every animation the page starts: Web Animations, CSS transitions and CSS animations.
 COUNT_ANIMATIONS = """
@@ -268,9 +269,10 @@ def test_a_whole_game_with_the_exchange_by_taps_on_a_phone(
                 tap_turn(page)
                 turns += 1
             else:
-                # another player's move, the next round, or the end
+                # another player's move, the next round, or the end (or my turn came
+                # between the two reads)
                 v = data(page, "v")
-                wait_for(page, changed_or_over(page, v))
+                wait_for(page, f"{changed_or_over(page, v)} || {MY_TURN}")
         log = " ".join(page.eval_on_selector_all("#log li", LOG))
         assert exchange_seen or "give" in log, "no card exchange was seen"
         assert page.is_visible("#results")
