@@ -42,7 +42,7 @@ from .replay import BAD_RECORD, MAX_RECORD_BYTES, TOO_LARGE, TOO_MANY, refused, 
 from .replay import LIMITS as REPLAY_LIMITS
 from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
-from .site import STATIC_DIR, VARIANTS, environment
+from .site import STATIC_DIR, VARIANTS, environment, other_options
 from .strength import strength_context
 from .table import card_templates, refusal_for, table_config
 
@@ -199,7 +199,7 @@ async def rules_variant(request: Request) -> Response:
     slug = request.path_params["variant"]
     if slug not in VARIANTS:
         return error_page(request, 404)
-    context: dict[str, Any] = {"slug": slug}
+    context: dict[str, Any] = {"slug": slug, "other_options": other_options(slug)}
     if slug in PRESET_PAGES:
         context["preset_rows"] = preset_rows(request_language(request), slug)
     return render(request, VARIANTS[slug], context)

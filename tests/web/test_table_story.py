@@ -473,7 +473,7 @@ def test_the_page_lists_what_the_computer_did_while_the_person_was_away(
         wait_for(page, "!document.querySelector('#away').hidden")
         items = page.eval_on_selector_all("#away-list li", LOG)
         moves = auto_moves()
-        # a line a round ("Round 1: played 3♣, passed, and played 5♦ 5♠"), every move in
+        # a line a round ("Round 1: played 3♣, passed, played 5♦ 5♠"), every move in
         # its order, each in the same form (its cards: all of them are of this round)
         assert items and all(re.match(r"Round \d+: ", item) for item in items), items
         rest = " ".join(items)

@@ -254,8 +254,8 @@ def test_the_away_list_says_every_move_the_same_way(table: Any) -> None:
     wait_for(at.page, "!document.querySelector('#away').hidden")
     lines = at.page.eval_on_selector_all("#away-list li", "els => els.map(e => e.textContent)")
     assert lines == [
-        "Round 1: played 1 card and passed",
-        f"Round 2: played {at.short('4D')} and passed",
+        "Round 1: played 1 card, passed",
+        f"Round 2: played {at.short('4D')}, passed",
     ]
     assert not at.page.js_errors
 

@@ -2,7 +2,7 @@
 // screens, in seat order), the pile with the play to beat, a won trick shown a moment before it
 // is swept away, the exchange and the round's results in the pile area, and the turn timer.
 import { t, tn } from "./i18n.js";
-import { cardsShort, playWords } from "./table-cards.js";
+import { cardsShort, joinList, playWords } from "./table-cards.js";
 import { $, cardRow, el } from "./table-dom.js";
 import { sweep } from "./table-motion.js";
 import { takenWords } from "./table-narration.js";
@@ -76,7 +76,7 @@ export function renderPlayers() {
         }),
         state.text ? el("span", { class: "player-state", text: state.text }) : null,
         seat.kind === "bot" ? el("span", { class: "player-level", text: levelName(seat.level) }) : null,
-        extra.length ? el("span", { class: "player-extra", text: extra.join(", ") }) : null,
+        extra.length ? el("span", { class: "player-extra", text: joinList(extra) }) : null,
         timed ? el("span", { class: "timer", role: "timer", "data-timer": "1" }) : null,
       ),
       timed ? el("span", { class: "countdown", "aria-hidden": "true" }, el("span", { class: "countdown-bar" })) : null,

@@ -1,8 +1,8 @@
 // What happened, in words: the server's events as sentences (the "What happened" log, kept by
 // the server for the round so it survives a reload), the screen-reader announcements, and the
 // list of what the computer did while the person was away.
-import { language, t, tn } from "./i18n.js";
-import { cardsShort, playWords } from "./table-cards.js";
+import { t, tn } from "./i18n.js";
+import { cardsShort, joinList, playWords } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
 import { S, config, seatName } from "./table-state.js";
 
@@ -120,16 +120,16 @@ export function describeEvent(event) {
       return `${text} ${next}`;
     }
     case "round_over": {
-      const titles = event.places
-        .map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`)
-        .join(", ");
+      const titles = joinList(
+        event.places.map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`),
+      );
       return t("Round %(round)s is over: %(titles)s.", { round: event.round, titles });
     }
     case "game_over": {
       const winners = event.standings
         .map((place, seat) => (place === 0 ? who(seat) : null))
         .filter((name) => name !== null);
-      return t("The game is over. Winner: %(names)s.", { names: winners.join(", ") });
+      return t("The game is over. Winner: %(names)s.", { names: joinList(winners) });
     }
     default:
       return "";
@@ -146,7 +146,7 @@ export function reactionWords(seat, key) {
 
 // The suits of a lock in words ("hearts and spades"), from the page's config.
 function suitWords(suits) {
-  return suits.map((suit) => config.suits[suit] || suit).join(", ");
+  return joinList(suits.map((suit) => config.suits[suit] || suit));
 }
 
 // "Bo takes the trick." / "You clear the pile."
@@ -165,7 +165,7 @@ export function logLines() {
   const summaries = earlier.map((order, index) =>
     t("Round %(round)s: %(places)s", {
       round: index + 1,
-      places: order.map((seat, place) => `${place + 1}. ${seatName(seat)}`).join(", "),
+      places: joinList(order.map((seat, place) => `${place + 1}. ${seatName(seat)}`)),
     }),
   );
   // the reactions heard this round (table-reactions.js), each after the event it followed
@@ -231,7 +231,7 @@ function awayWords(entry) {
     : tn("played %(num)s card", "played %(num)s cards", entry.count || 0);
 }
 
-// The away list, a line a round: "Round 2: played 4♦, passed, and played 9♣ 9♠".
+// The away list, a line a round: "Round 2: played 4♦, passed, played 9♣ 9♠".
 export function awayLines(entries) {
   const rounds = [];
   for (const entry of entries) {
@@ -239,8 +239,7 @@ export function awayLines(entries) {
     if (last && last.round === entry.round) last.words.push(awayWords(entry));
     else rounds.push({ round: entry.round, words: [awayWords(entry)] });
   }
-  const list = new Intl.ListFormat(language(), { style: "long", type: "conjunction" });
-  return rounds.map(({ round, words }) => t("Round %(round)s: %(actions)s", { round, actions: list.format(words) }));
+  return rounds.map(({ round, words }) => t("Round %(round)s: %(actions)s", { round, actions: joinList(words) }));
 }
 
 export function renderAway() {

@@ -13,6 +13,7 @@ import {
   renderTaken,
   renderTimer,
 } from "./table-board.js";
+import { joinList } from "./table-cards.js";
 import {
   clearChoice,
   errorText,
@@ -238,7 +239,7 @@ function renderGame() {
   $("jack-back").hidden = !view.jack_back;
   $("lock").hidden = !(view.lock && view.lock.length);
   $("lock-suits").textContent = view.lock && view.lock.length
-    ? t("Locked to %(suits)s", { suits: view.lock.map((suit) => config.suits[suit] || suit).join(", ") })
+    ? t("Locked to %(suits)s", { suits: joinList(view.lock.map((suit) => config.suits[suit] || suit)) })
     : "";
   $("game-status").textContent = statusText();
   renderPlayers();
