@@ -77,6 +77,13 @@ def wait_for(page: Any, condition: str, timeout: int = WAIT) -> None:
     page.wait_for_function(f"() => ({condition})", timeout=timeout)
 
 
+def focus_shown(page: Any, selector: str) -> None:
+    """Put the keyboard focus on an element once the page shows it (a hidden one takes no
+    focus, and the keys typed next would go nowhere)."""
+    page.locator(selector).wait_for(state="visible")
+    page.focus(selector)
+
+
 def visible_text(page: Any) -> str:
     return str(page.evaluate(VISIBLE_TEXT))
 
@@ -205,7 +212,7 @@ def test_two_people_and_two_computers_play_a_whole_game(
 
     # A friend opens the link in another browser and sits down, with the keyboard only.
     guest.goto(link)
-    guest.focus("#sit-name")
+    focus_shown(guest, "#sit-name")  # shown once the table's seats have come
     guest.keyboard.type("Bo")
     guest.keyboard.press("Enter")
     wait_for(guest, f"document.querySelector('{APP}').dataset.seated === 'true'")

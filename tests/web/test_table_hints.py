@@ -16,6 +16,7 @@ from .test_table import (  # noqa: F401
     contexts,
     create_table,
     data,
+    focus_shown,
     wait_for,
 )
 
@@ -52,7 +53,7 @@ def _suggest_and_follow(page: Any, *, keys: bool) -> str:
     v = data(page, "v")
     legal = _legal(page)
     if keys:
-        page.focus("#suggest-button")
+        focus_shown(page, "#suggest-button")
         page.keyboard.press("Enter")
     else:
         page.click("#suggest-button")
