@@ -88,6 +88,17 @@ def test_every_page_has_no_axe_violation(server_url: str, page: Any, tmp_path: P
     assert page.js_errors == []
 
 
+def test_the_pages_in_the_other_languages_have_no_axe_violation(server_url: str, page: Any) -> None:
+    found: list[str] = []
+    for lang in sorted(set(LANGUAGES) - {"en"}):
+        for path in ["/", "/join", "/rules", "/bots", "/replay", "/rules/sheet?preset=daifugo"]:
+            page.goto(f"{server_url}{path}{'&' if '?' in path else '?'}lang={lang}")
+            wait_for(page, READY)
+            found += axe_violations(page, f"{path} ({lang})")
+    assert found == [], "\n".join(found)
+    assert page.js_errors == []
+
+
 def _open_table(page: Any, server_url: str, lang: str, players: int, rules: dict[str, Any]) -> None:
     """A table through the API: this page takes seat 0 with its token; computer players fill
     the other seats; the page waits in the lobby."""
