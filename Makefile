@@ -69,6 +69,7 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
+	$(BIN)/python -m bench.create_burst_bench --tables 1500 --addresses 150
 	$(BIN)/python -m bench.people_bench
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 	bash scripts/ensure-services.sh
