@@ -462,6 +462,7 @@ class ViewModel(_Server):
     discarded: list[str]  # the ten discards of the round (R37)
     revolution: bool
     jack_back: bool  # R32
+    reversed_order: bool  # the order in force: a revolution or a jack back, not both (R32)
     lock: list[str]  # suits the trick is locked to (R31)
     owed: OwedModel | None  # R36, R37
     points: list[int]
@@ -767,6 +768,7 @@ class ViewChange(_Server):
     discarded: list[str] | None = None
     revolution: bool | None = None
     jack_back: bool | None = None
+    reversed_order: bool | None = None
     lock: list[str] | None = None
     owed: OwedModel | None = None
     points: list[int] | None = None

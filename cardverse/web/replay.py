@@ -19,7 +19,7 @@ import json
 import time
 from typing import Any
 
-from ..engine import Action, Game, Phase, from_move, mask_names, to_move
+from ..engine import Action, Game, Phase, from_move, mask_names, order_reversed, to_move
 from ..notation import IllegalRecordAction, NotationError, replay_record
 from ..server.narrate import protocol_events
 from ..server.story import final_titles, score_sheet
@@ -132,6 +132,9 @@ def _step(
     finished: list[int] = []
     if game.round is not None and game.phase is not Phase.EXCHANGE:
         finished = list(game.round.order())
+    in_play = game.phase is Phase.PLAY
+    revolution = game.revolution if in_play else False
+    jack_back = bool(game.round is not None and game.round.jack_back and in_play)
     return {
         "round": number,
         "trick": trick,
@@ -141,7 +144,8 @@ def _step(
         "hands": [mask_names(h) for h in (hands if hands is not None else game.hands)],
         "pile": _pile(game),
         "turn": game.turn,
-        "revolution": game.revolution if game.phase is Phase.PLAY else False,
+        "revolution": revolution,
+        "reversed_order": order_reversed(revolution, jack_back),  # the order in force (R32)
         "finished": finished,
         "points": list(game.points),
     }

@@ -150,10 +150,11 @@ export function renderPile() {
   if (!items.length) {
     let text = "";
     if (view.phase === "play" && view.turn !== null) {
+      // a seated person's status line says who leads; a spectator has none
       text =
-        view.turn === S.seat
-          ? t("The table is empty: you lead.")
-          : t("The table is empty: %(name)s leads.", { name: seatName(view.turn) });
+        S.seat === null
+          ? t("The table is empty: %(name)s leads.", { name: seatName(view.turn) })
+          : t("The table is empty.");
     }
     if (view.phase === "exchange") text = t("The card exchange comes first.");
     if (text) items.push(el("li", { class: "trick-empty", text }));
@@ -181,7 +182,6 @@ export function renderTaken() {
         box.classList.remove("is-sweeping");
       });
     }
-    if (taken && now >= taken.until) S.taken = null;
     return;
   }
   const stamp = JSON.stringify([taken.seat, taken.cleared, taken.play, taken.until]);
@@ -287,8 +287,9 @@ export function renderRoundResults() {
   $("round-results-body").replaceChildren(...roundRows(data.places, data.titles, data.roundPoints, data.totals));
 }
 
-export function renderTimer() {
-  const left = timeLeftMs();
+// The turn timers by the server's clock now (`serverNow`, ms); returns the seconds left.
+export function renderTimer(serverNow) {
+  const left = timeLeftMs(serverNow);
   const seconds = left === null ? null : Math.ceil(left / 1000);
   const total = S.table && S.table.turn_timer ? S.table.turn_timer * 1000 : null;
   for (const node of document.querySelectorAll("[data-timer]")) {
