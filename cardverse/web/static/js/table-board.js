@@ -70,10 +70,13 @@ export function renderPlayers() {
         "div",
         { class: "player-meta" },
         title ? el("span", { class: `title-badge title-${title}`, text: config.titles[title] }) : null,
-        el("span", {
-          class: "player-count",
-          text: tn("%(num)s card", "%(num)s cards", view.hand_counts[index]),
-        }),
+        // the words, and on a phone only the number (the words stay for screen readers)
+        el(
+          "span",
+          { class: "player-count" },
+          el("span", { class: "count-long", text: tn("%(num)s card", "%(num)s cards", view.hand_counts[index]) }),
+          el("span", { class: "count-short", "aria-hidden": "true", text: String(view.hand_counts[index]) }),
+        ),
         state.text ? el("span", { class: "player-state", text: state.text }) : null,
         seat.kind === "bot" ? el("span", { class: "player-level", text: levelName(seat.level) }) : null,
         extra.length ? el("span", { class: "player-extra", text: extra.join(", ") }) : null,

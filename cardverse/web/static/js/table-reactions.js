@@ -184,9 +184,9 @@ function muteItem(seat, prefix) {
 }
 
 // The picker and the mute list beside the hand open where they cover the least: above their
-// button or below it when that covers neither a card of the hand nor Play and Pass; otherwise
-// above the action buttons (over the hand, never over Play and Pass). An outside tap or Escape
-// closes them.
+// button or below it when that covers neither a card of the hand nor Play and Pass (nor the play
+// to beat), else on the felt just above the hand; otherwise above the action buttons (over the
+// hand, never over Play and Pass). An outside tap or Escape closes them.
 
 function visibleRect(node) {
   const rect = node.getBoundingClientRect();
@@ -209,14 +209,19 @@ function placePopover(details) {
   const left = Math.min(Math.max(start, GAP), Math.max(GAP, room - w - GAP));
   const actions = rects("#actions .button");
   const cards = rects("#hand .hand-card");
+  const lastPlay = rects("#trick-plays .is-top, #taken:not([hidden])");
   const box = (top) => ({ left, top, right: left + w, bottom: top + h });
   const fits = (top) => top >= GAP && top + h <= height - GAP;
   const clear = (top, keep) => !keep.some((k) => overlaps(box(top), k));
   const above = button.top - GAP - h;
   const below = button.bottom + GAP;
+  // the felt above the hand, where it covers no card and not the play to beat (issue 26)
+  const overFelt = (cards.length ? Math.min(...cards.map((k) => k.top)) : button.top) - GAP - h;
+  const free = (top) => fits(top) && clear(top, actions) && clear(top, cards) && clear(top, lastPlay);
   let top;
-  if (fits(above) && clear(above, actions) && clear(above, cards)) top = above;
-  else if (fits(below) && clear(below, actions) && clear(below, cards)) top = below;
+  if (free(above)) top = above;
+  else if (free(below)) top = below;
+  else if (free(overFelt)) top = overFelt;
   else {
     top = above;
     const hit = actions.filter((k) => overlaps(box(top), k));

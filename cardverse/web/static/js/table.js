@@ -436,7 +436,13 @@ function setUp() {
   $("rematch-button").addEventListener("click", () => send("rematch"));
   $("back-button").addEventListener("click", () => send("back"));
   $("leave-button").addEventListener("click", People.leaveSeat);
-  $("game-leave-button").addEventListener("click", People.leaveSeat);
+  // during a game, leaving gives the seat to a computer player: asked first (issue 26)
+  $("game-leave-button").addEventListener("click", () => $("leave-dialog").showModal());
+  $("leave-stay").addEventListener("click", () => $("leave-dialog").close());
+  $("leave-confirm").addEventListener("click", () => {
+    $("leave-dialog").close();
+    People.leaveSeat();
+  });
   $("come-back").addEventListener("click", People.comeBack);
   for (const id of ["rules-button", "game-rules-button"]) $(id).addEventListener("click", openRules);
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
