@@ -3,8 +3,8 @@
 In a real browser against the real server, at 360x640, 390x844, 640x360 and 1280x800, for 3, 4,
 6 and 8 players, in English and Japanese, at every phase: my turn with a pile (every badge on),
 a won trick before it sweeps away, the exchange for each role, the joker choice, an owed give
-and an owed discard, the away list open, a person away (the host's list), the reactions open,
-the round's results and the game's end. Measured from bounding boxes and
+and an owed discard, the away list open, the reactions open, the round's results and the game's
+end. Measured from bounding boxes and
 ``document.elementFromPoint``:
 
 - the last play's every card is inside the viewport, uncovered and at least 40 px tall, with
@@ -22,17 +22,19 @@ are drawn from its real state with the phase's fields changed (the page draws wh
 is given), so that every phase is reached at once rather than by playing long games. One
 browser serves the whole module. Screenshots of every screen go to test-artifacts/web/phone/.
 
-The drop of item 1 is a test of its own: two browser contexts, the guest's closed mid-game.
+The drop of item 1 is a test of its own: two browser contexts, the guest's closed mid-game;
+the host keeps the felt, and the list of players who are away is a line of the board.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any
 
 import pytest
 
-from .test_table import APP, wait_for
+from .test_table import APP, create_table, wait_for
 from .test_table_screen import HIT_AREAS, inject
 
 WAIT = 30000  # ms: generous, for a loaded 2-core machine
@@ -441,3 +443,63 @@ def test_every_phase_keeps_the_felt_and_nothing_is_clipped(
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_host_keeps_the_table_when_a_friends_phone_drops(
+    quick_grace_server: Any, browser: Any, artifacts: Any
+) -> None:
+    """Issue 26, item 1: the "Players who are away" list was a child of the screen's grid with
+    no place of its own, so it took a new row of the grid and the felt's height (83 px -> 0 px)
+    while the friend was away, and the hand's lines printed over the chips. Now it is a line of
+    the board: the felt keeps its room, before and after the computer takes the seat."""
+    host_context = browser.new_context(viewport={"width": 360, "height": 640})
+    guest_context = browser.new_context(viewport={"width": 360, "height": 640})
+    try:
+        host = host_context.new_page()
+        guest = guest_context.new_page()
+        for page in (host, guest):
+            page.set_default_timeout(WAIT)
+        link = create_table(host, quick_grace_server.url, "en", "Ada")
+        guest.goto(link)
+        guest.fill("#sit-name", "Bo")
+        guest.keyboard.press("Enter")
+        wait_for(guest, f"document.querySelector('{APP}').dataset.seated === 'true'", WAIT)
+        wait_for(host, "document.querySelectorAll('#seat-list .seat-human').length === 2", WAIT)
+        host.click("#fill-button")
+        wait_for(host, "document.querySelectorAll('#seat-list .seat-empty').length === 0", WAIT)
+        host.click("#start-button")
+        wait_for(host, "!document.querySelector('#game').hidden", WAIT)
+        wait_for(guest, "!document.querySelector('#game').hidden", WAIT)
+        settle(host)
+        before = host.evaluate("document.querySelector('#felt').getBoundingClientRect().height")
+        players = len(host.evaluate("window.cardverseTable.state.table.seats"))
+
+        guest_context.close()  # the friend's phone drops mid-game
+        wait_for(host, "!document.querySelector('#host-absent').hidden", WAIT)
+        settle(host)
+        check_screen(host, "the friend is offline", "away", players, covered_hand=True)
+        wait_for(
+            host,
+            "window.cardverseTable.state.table.seats.some(s => s.name === 'Bo' && s.auto)",
+            WAIT,
+        )
+        wait_for(host, "!document.querySelector('#host-absent').hidden", WAIT)
+        settle(host)
+        host.screenshot(path=str(artifacts / "phone-host-friend-dropped.png"))
+        check_screen(host, "the computer plays for the friend", "away", players, True)
+        after = host.evaluate("document.querySelector('#felt').getBoundingClientRect().height")
+        assert after >= before - 50, f"the felt went from {before:.0f} px to {after:.0f} px"
+        # the list is a line of the board: above the felt, below the chips, over nothing
+        boxes = host.evaluate(
+            "() => Object.fromEntries(['#players', '#host-absent', '#felt', '#hand-area',"
+            " '.me-bar', '#game-status'].map(s => { const r = document.querySelector(s)"
+            ".getBoundingClientRect(); return [s, [r.left, r.top, r.right, r.bottom]]; }))"
+        )
+        order = ["#players", "#host-absent", "#felt", "#hand-area"]
+        for upper, lower in itertools.pairwise(order):
+            assert boxes[upper][3] <= boxes[lower][1] + 0.5, f"{upper} runs into {lower}: {boxes}"
+        for line in (".me-bar", "#game-status"):
+            assert not overlaps(boxes[line], boxes["#players"]), f"{line} prints over the chips"
+        assert host.get_by_role("button", name="Give Bo's seat to a computer player").is_visible()
+    finally:
+        host_context.close()
