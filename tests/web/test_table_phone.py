@@ -366,6 +366,12 @@ def open_game(page: Any, server_url: str, players: int, lang: str) -> None:
     wait_for(
         page, f"document.querySelectorAll('#seat-list .seat-bot').length === {players - 1}", WAIT
     )
+    # item 7: a tile of the lobby shows its name and its level whole, not cut
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('#seat-list .seat-name, #seat-list .seat-level')]"
+        ".filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)"
+    )
+    assert not cut, f"lobby tiles cut at {page.viewport_size}: {cut}"
     page.click("#start-button")
     wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", WAIT)
 
@@ -503,3 +509,40 @@ def test_the_host_keeps_the_table_when_a_friends_phone_drops(
         assert host.get_by_role("button", name="Give Bo's seat to a computer player").is_visible()
     finally:
         host_context.close()
+
+
+def test_the_toolbar_fits_320_px_in_every_language_with_every_badge_on(
+    server_url: str, browser: Any
+) -> None:
+    """Item 5: the badges live on the felt, the toolbar keeps the round and its icons, and it
+    fits a 320 px screen in each of the five languages with revolution, jack back and lock on."""
+    from cardverse.web.i18n import LANGUAGES
+
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    try:
+        open_game(page, server_url, 4, "en")
+        for lang in LANGUAGES:
+            page.goto(page.url.split("?")[0] + f"?lang={lang}")
+            wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", WAIT)
+            state = page.evaluate("window.cardverseTable.state.state")
+            table = page.evaluate("window.cardverseTable.state.table")
+            inject(page, positions(state, table)["turn-pile"][0])
+            wait_for(page, "!document.querySelector('#lock').hidden", WAIT)
+            settle(page)
+            where = f"the toolbar in {lang} at 320 px"
+            bar = page.evaluate(
+                "() => { const b = document.querySelector('.game-bar'); return [b.scrollWidth,"
+                " b.clientWidth, [...b.querySelectorAll('button')].filter(n => n.checkVisibility())"
+                ".map(n => n.getBoundingClientRect().right)]; }"
+            )
+            assert bar[0] <= bar[1] and len(bar[2]) == 5 and max(bar[2]) <= 320, f"{where}: {bar}"
+            badges = page.evaluate(
+                "() => [...document.querySelectorAll('#felt-badges > :not([hidden])')]"
+                ".map(n => { const r = n.getBoundingClientRect(); return [r.left, r.right]; })"
+            )
+            assert len(badges) == 3 and all(left >= 0 and right <= 320 for left, right in badges)
+            check_screen(page, where, "turn-pile", 4)
+    finally:
+        context.close()
