@@ -544,5 +544,18 @@ def test_the_toolbar_fits_320_px_in_every_language_with_every_badge_on(
             )
             assert len(badges) == 3 and all(left >= 0 and right <= 320 for left, right in badges)
             check_screen(page, where, "turn-pile", 4)
+        # item 6: Leave asks first; Stay (the button focused) keeps the seat
+        page.click("#game-leave-button")
+        wait_for(page, "document.querySelector('#leave-dialog').open", WAIT)
+        assert page.evaluate("document.activeElement.id") == "leave-stay"
+        boxes = page.evaluate(
+            "() => [...document.querySelectorAll('#leave-dialog, #leave-dialog button')]"
+            ".map(n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right,"
+            " r.bottom]; })"
+        )
+        assert all(inside(box, 320, 640) for box in boxes), f"the leave dialog: {boxes}"
+        page.keyboard.press("Enter")
+        wait_for(page, "!document.querySelector('#leave-dialog').open", WAIT)
+        assert page.get_attribute(APP, "data-seated") == "true"
     finally:
         context.close()

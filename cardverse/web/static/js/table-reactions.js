@@ -185,8 +185,8 @@ function muteItem(seat, prefix) {
 
 // The picker and the mute list beside the hand open where they cover the least: above their
 // button or below it when that covers neither a card of the hand nor Play and Pass (nor the play
-// to beat), else on the felt just above the hand; otherwise above the action buttons (over the
-// hand, never over Play and Pass). An outside tap or Escape closes them.
+// to beat), else on the felt just above the hand or over the hand's lines; otherwise above the
+// action buttons (over the hand, never over Play and Pass). An outside tap or Escape closes them.
 
 function visibleRect(node) {
   const rect = node.getBoundingClientRect();
@@ -215,13 +215,16 @@ function placePopover(details) {
   const clear = (top, keep) => !keep.some((k) => overlaps(box(top), k));
   const above = button.top - GAP - h;
   const below = button.bottom + GAP;
-  // the felt above the hand, where it covers no card and not the play to beat (issue 26)
-  const overFelt = (cards.length ? Math.min(...cards.map((k) => k.top)) : button.top) - GAP - h;
+  // the felt above the hand, where it covers no card and not the play to beat (issue 26); else
+  // just above the cards (over the hand's own lines)
+  const overFelt = $("hand-area").getBoundingClientRect().top - GAP - h;
+  const overLines = (cards.length ? Math.min(...cards.map((k) => k.top)) : button.top) - GAP - h;
   const free = (top) => fits(top) && clear(top, actions) && clear(top, cards) && clear(top, lastPlay);
   let top;
   if (free(above)) top = above;
   else if (free(below)) top = below;
   else if (free(overFelt)) top = overFelt;
+  else if (free(overLines)) top = overLines;
   else {
     top = above;
     const hit = actions.filter((k) => overlaps(box(top), k));

@@ -466,7 +466,9 @@ function setUp() {
   renderSoundButton();
   setInterval(tick, 250);
   new ResizeObserver(() => {
-    if (!$("game").hidden && S.view) renderHand();
+    if ($("game").hidden || !S.view) return;
+    renderHand();
+    Reactions.renderReactions(); // an open picker is placed again beside the hand's new lines
   }).observe($("hand"));
   if (!storedSeat(tableId)) $("sit-name").value = localStorage.getItem("cardverse.name") || "";
   $("sit-name").addEventListener("change", (e) => {
