@@ -52,6 +52,7 @@ export function renderPlayers() {
     const extra = [];
     if (seat.kind === "human" && !seat.connected) extra.push(t("offline"));
     if (seat.auto) extra.push(t("the computer plays"));
+    if (extra.length) classes.push("is-away"); // marked by its border too, where words are cut
     const timed = state.turn && S.timer && S.timer.seat === index;
     // the place around the oval: spread over the far side of the table, left to right (and a
     // little below the sides when there are many)
