@@ -3,6 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# What the server alone needs (make run); the development tools come with make test.
+RUN_STAMP := $(VENV)/.installed-run
+# Where make run listens and keeps its data: make run PORT=8080 HOST=0.0.0.0 DATA=/srv/cardverse
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DATA ?= data
 # The engine and the bots compiled with mypyc, in place (scripts/build_compiled.py); rebuilt when
 # a source changes. Without a C compiler the pure-Python code runs (cardverse/_native.py).
 COMPILED := cardverse/_compiled.json
@@ -11,10 +17,17 @@ COMPILED_SOURCES := $(wildcard cardverse/engine/*.py cardverse/engine/parts/*.py
 .PHONY: run test lint typecheck unit bench clean compiled pure
 
 $(STAMP): pyproject.toml
+	@echo "setting up $(VENV) with the development tools (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
+
+$(RUN_STAMP): pyproject.toml
+	@echo "setting up $(VENV) with the server's packages (the first time only)"
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e .
+	touch $(RUN_STAMP)
 
 $(COMPILED): $(STAMP) $(COMPILED_SOURCES) cardverse/_native.py scripts/build_compiled.py
 	$(BIN)/python scripts/build_compiled.py
@@ -24,8 +37,10 @@ compiled: $(COMPILED)
 pure:  # remove the compiled modules: the pure-Python engine and bots run
 	$(BIN)/python scripts/build_compiled.py --clean
 
-run: $(COMPILED)
-	$(BIN)/cardverse serve --host 127.0.0.1 --port 8000 --data-dir data
+# The server starts at once; a missing or stale compiled build is made in the background meanwhile
+# (scripts/quick_start.py says so, and the next make run uses it).
+run: $(RUN_STAMP)
+	@$(BIN)/python scripts/quick_start.py --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
 lint: $(STAMP)
 	$(BIN)/ruff check cardverse tests bench
@@ -54,6 +69,7 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
 		--out bench/results/server-think.json
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
+	$(BIN)/python -m bench.create_burst_bench --tables 1500 --addresses 150
 	$(BIN)/python -m bench.people_bench
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 	bash scripts/ensure-services.sh

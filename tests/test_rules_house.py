@@ -527,6 +527,34 @@ def test_R39_views_show_lock_and_jack_back() -> None:
     for seat in range(3):
         data = player_view(game, seat).to_json()
         assert data["jack_back"] is True and data["lock"] == ["C"]
+        assert data["reversed_order"] is True
+
+
+def test_R32_every_view_tells_the_order_in_force() -> None:
+    """``reversed_order``: a revolution or a jack back reverses the order, both give it back."""
+    rules = Rules.make("standard", players=3, revolution=True, jack_back=True, equal_plays=False)
+    game = Game(
+        rules,
+        hands=[
+            hand("5C", "5D", "5H", "5S", "QC", "3D"),
+            hand("JD", "4C", "6C"),
+            hand("KS", "3S", "6D"),
+        ],
+    )
+
+    def told() -> set[tuple[bool, bool, bool]]:
+        views = [player_view(game, seat).to_json() for seat in range(3)]
+        return {(v["revolution"], v["jack_back"], v["reversed_order"]) for v in views}
+
+    assert told() == {(False, False, False)}
+    game.apply(play("5C", "5D", "5H", "5S"))  # a revolution (R15)
+    assert told() == {(True, False, True)}
+    game.apply(PASS)
+    game.apply(PASS)
+    game.apply(play("QC"))
+    assert told() == {(True, False, True)}
+    game.apply(play("JD"))  # a jack back during the revolution: the normal order (R32)
+    assert told() == {(True, True, False)}
 
 
 def legal_texts(view: Any) -> set[str]:

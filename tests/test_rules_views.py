@@ -173,6 +173,6 @@ def test_R27_player_view_has_no_field_for_other_hands() -> None:
         "exchange", "exchange_pairs", "legal_moves",
         # the house rules' public facts (R39) and the seat's own seven passes
         "round_places", "from_bottom", "fallen", "out_of_play", "discarded", "jack_back", "lock",
-        "owed", "gives",
+        "owed", "gives", "reversed_order",
     }  # fmt: skip
     assert card_strings(data) == names(game.hands[2])

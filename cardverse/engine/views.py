@@ -126,6 +126,8 @@ class PublicView:
             "discarded": mask_names(self.discarded),
             "revolution": self.revolution,
             "jack_back": self.jack_back,
+            # the order in force (R32): reversed by a revolution or a jack back, not both
+            "reversed_order": order_reversed(self.revolution, self.jack_back),
             "lock": [SUIT_NAMES[s] for s in range(4) if self.lock >> s & 1],
             "owed": None
             if owed is None

@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
@@ -41,14 +42,17 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..web import error_handlers, web_routes
+from ..web.pages import MACHINE_PREFIXES, error_page
 from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
 from .cluster import CLOSE_TRY_AGAIN
+from .failures import internal_error, log_failure
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
+from .proxies import TrustedProxies, read_networks
 from .store import HeldMessages, StoreUnavailable
 from .tables import Settings, Table, TableService
-from .viewfilter import render
+from .viewfilter import named_cards, render
 from .wire import Synced
 
 log = logging.getLogger("cardverse.server")
@@ -294,9 +298,44 @@ def _status_of(error: ProtocolError) -> int:
         "bad_content_type": 415,
         "bad_origin": 403,
         "too_many_tables": 429,
+        "too_many_lookups": 429,
         "server_busy": 503,
         "try_again": 503,
     }.get(error.code, 400)
+
+
+TRY_AGAIN_SECONDS = 5  # Retry-After of a 503: the database or Redis is down, or a table moving
+
+
+def _refusal(error: ProtocolError) -> JSONResponse:
+    """An HTTP answer to a refused request: its status, and Retry-After when it is 503."""
+    status = _status_of(error)
+    response = _error_response(error, status)
+    if status == 503:
+        response.headers["Retry-After"] = str(TRY_AGAIN_SECONDS)
+    return response
+
+
+OUTAGES: tuple[type[Exception], ...] = (StoreUnavailable, RedisError)
+
+
+async def outage(connection: HTTPConnection, exc: Exception) -> Response | None:
+    """A request that met the database or Redis down: ``try_again`` (503, Retry-After; a
+    WebSocket: the error, then close code 1013); a page gets the error page in the person's
+    language. (Handlers answer their own outages; this catches any that reaches the app.)"""
+    log.warning("%s: %s", connection.url.path[:100], str(exc)[:200])
+    if connection.scope["type"] == "websocket":
+        assert isinstance(connection, WebSocket)
+        with contextlib.suppress(Exception):
+            if connection.application_state is WebSocketState.CONNECTING:
+                await connection.accept()
+            await connection.send_text(render(_try_again().to_message(), None, None))
+            await connection.close(CLOSE_TRY_AGAIN, "try again")
+        return None
+    assert isinstance(connection, Request)
+    if connection.url.path.startswith(MACHINE_PREFIXES):
+        return _refusal(_try_again())
+    return error_page(connection, 503, {"Retry-After": str(TRY_AGAIN_SECONDS)})
 
 
 async def create_table(request: Request) -> Response:
@@ -331,11 +370,11 @@ async def create_table(request: Request) -> Response:
         if service.cluster is not None:
             table, token = await service.cluster.create(name, rules, data.get("turn_timer", ...))
         else:
-            table, token = service.create(name, rules, data.get("turn_timer", ...))
+            table, token = await service.create_saved(name, rules, data.get("turn_timer", ...))
     except StoreUnavailable:
-        return _error_response(_try_again(), 503)
+        return _refusal(_try_again())
     except ProtocolError as error:
-        response = _error_response(error, _status_of(error))
+        response = _refusal(error)
         if error.code == "too_many_tables":
             response.headers["Retry-After"] = str(max(1, round(1 / settings.create_rate)))
         return response
@@ -378,13 +417,15 @@ async def get_table(request: Request) -> Response:
     try:
         found = await _find(service, table_id)
     except StoreUnavailable:
-        return _error_response(_try_again(), 503)
+        return _refusal(_try_again())
+    except ProtocolError as error:  # Redis down (try_again), a table moving (server_busy)
+        return _refusal(error)
     if found is None:
         return _error_response(_no_table(table_id), 404)
     if isinstance(found, str):
         answer = await service.cluster.ask(found, "summary", table_id)
         if answer.get("status") != 200:
-            return _error_response(_try_again(), 503)
+            return _refusal(_try_again())
         return JSONResponse(answer["body"])
     return JSONResponse(found.summary())
 
@@ -396,25 +437,27 @@ async def get_record(request: Request) -> Response:
     try:
         found = await _find(service, table_id, watch=watch_id is not None)
     except StoreUnavailable:
-        return _error_response(_try_again(), 503)
+        return _refusal(_try_again())
+    except ProtocolError as error:  # Redis down (try_again), a table moving (server_busy)
+        return _refusal(error)
     if found is None:
         return _error_response(_no_table(table_id), 404)
     if isinstance(found, str):
         answer = await service.cluster.ask(found, "records", table_id)
         if answer.get("status") != 200:
-            return _error_response(_try_again(), 503)
+            return _refusal(_try_again())
         records: list[str] = list(answer["records"])
     else:
         records = found.records
     number: int = request.path_params["number"]
     if not 1 <= number <= len(records):
-        error = ProtocolError(
+        missing = ProtocolError(
             "game_not_found",
             f"this table has {len(records)} finished game(s); a game still being "
             "played has no record to download yet",
             games=len(records),
         )
-        return _error_response(error, 404)
+        return _error_response(missing, 404)
     return Response(
         records[number - 1],
         media_type="application/json",
@@ -431,9 +474,12 @@ async def find_invite(request: Request) -> Response:
     code = request.path_params["code"][:40]
     try:
         table = service.find_by_code(code, _address(request))
+    except StoreUnavailable:
+        return _refusal(_try_again())
     except ProtocolError as error:
-        response = _error_response(error, 429)
-        response.headers["Retry-After"] = str(error.params.get("retry_after", 60))
+        response = _refusal(error)
+        if error.code == "too_many_lookups":
+            response.headers["Retry-After"] = str(error.params.get("retry_after", 60))
         return response
     if table is None:
         unknown = ProtocolError("unknown_invite_code", "no table has this invite code", typed=code)
@@ -549,10 +595,14 @@ async def _serve_socket(
     for _ in range(3):
         try:
             found = await _find(service, table_id, watch)
-        except (StoreUnavailable, ProtocolError) as failure:
+            real_id = table_id
+            if watch and isinstance(found, str):
+                real_id = await service.cluster.resolve_watch(table_id) or table_id
+        except (StoreUnavailable, RedisError, ProtocolError) as failure:  # a backend is down
+            if not isinstance(failure, ProtocolError):
+                log.warning("a WebSocket could not find its table: %s", str(failure)[:200])
             refusal = failure if isinstance(failure, ProtocolError) else _try_again()
-            await websocket.send_text(render(refusal.to_message(), None, None))
-            await websocket.close(CLOSE_TRY_AGAIN, "try again")
+            await _try_again_later(websocket, conn, refusal)
             return
         if found is None:
             await websocket.send_text(render(_no_table(table_id).to_message(), None, None))
@@ -562,14 +612,11 @@ async def _serve_socket(
             break
         if conn.writer is None:
             conn.start()  # the table is another process's: this socket is linked to it
-        real_id = table_id
-        if watch:
-            real_id = await service.cluster.resolve_watch(table_id) or table_id
         if await service.cluster.serve_remote(websocket, conn, real_id, found):
             await conn.finish()
             return
     else:
-        await websocket.close(CLOSE_TRY_AGAIN, "try again")
+        await _try_again_later(websocket, conn, None)
         return
     table = found
     if conn.writer is None:
@@ -604,8 +651,13 @@ async def _serve_socket(
                 continue
             try:
                 message = parse_client_message(text)
-            except ProtocolError as error:
-                conn.send(render(error.to_message(), conn.seat, current.game))
+            except ProtocolError as error:  # it may repeat the client's own words (cards)
+                echo = named_cards(error.received)
+                conn.send(render(error.to_message(), conn.seat, current.game, echo=echo))
+                continue
+            except Exception as failure:  # never the client's fault: it is told, and goes on
+                log_failure(log, "reading a client message", failure)
+                conn.send(render(internal_error(), conn.seat, current.game))
                 continue
             started = time.perf_counter()
             current.handle(conn, message)
@@ -616,6 +668,22 @@ async def _serve_socket(
         if conn.table is not None:
             conn.table.detach(conn)
         await conn.finish()
+
+
+async def _try_again_later(
+    websocket: WebSocket, conn: WsConnection, refusal: ProtocolError | None
+) -> None:
+    """Tell a socket why it must come back later (``refusal``), and close it with 1013."""
+    text = render(refusal.to_message(), None, None) if refusal is not None else None
+    if conn.writer is None:  # nothing else writes to the socket yet
+        if text is not None:
+            await websocket.send_text(text)
+        await websocket.close(CLOSE_TRY_AGAIN, "try again")
+        return
+    if text is not None:
+        conn.send(text)
+    conn.close(CLOSE_TRY_AGAIN, "try again")
+    await conn.finish()
 
 
 def create_app(
@@ -643,6 +711,9 @@ def create_app(
                 await service.cluster.close()
             service.close()
 
+    handlers: dict[Any, Any] = error_handlers()
+    for kind in OUTAGES:
+        handlers[kind] = outage
     app = Starlette(
         routes=[
             Route("/api/health", health, methods=["GET"]),
@@ -660,9 +731,13 @@ def create_app(
             WebSocketRoute("/ws/watch/{watch_id}", table_socket),
             *web_routes(),  # the pages (cardverse.web)
         ],
-        exception_handlers=error_handlers(),  # error pages in the site's layout (cardverse.web)
+        # error pages in the site's layout (cardverse.web); try_again when a backend is down
+        exception_handlers=handlers,
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(TrustedProxies, networks=read_networks(settings.trusted_proxies)),
+            Middleware(SecurityHeaders),
+        ],
     )
     app.state.service = service
     app.state.limits = AddressLimits(settings)

@@ -14,6 +14,10 @@ or running than workers, each gets ``hard_time_limit × workers / demand`` (not 
 it held are made by the normal player; any failure of a bot falls back to the normal player,
 and only a failure of that to the first legal move.
 
+The pool's workers end with the server however it ends (a SIGKILL included): each watches a
+lifeline (:mod:`cardverse.server.lifeline`) whose writing end only the server holds, and once
+they are gone multiprocessing's fork server and resource tracker end too.
+
 Each decision builds a fresh bot with :func:`cardverse.bots.make_bot` from a seed the table
 derives from its game seed and the state, so a decision depends only on the view and the seed.
 """
@@ -27,9 +31,11 @@ import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
 from ..engine import PlayerView
+from .lifeline import watch
 
 log = logging.getLogger("cardverse.server.bots")
 
@@ -43,6 +49,11 @@ def decide(level: str, seed: int, time_limit: float | None, view: PlayerView) ->
         options["time_limit"] = time_limit
     bot = make_bot(level, **options)
     return int(bot.choose(view))
+
+
+def _end_with_server(lifeline: Connection) -> None:
+    """Each pool worker's first act: end at once when the server is gone."""
+    watch(lifeline.fileno(), lambda: os._exit(0), keep=lifeline)
 
 
 def machine_processes() -> int:
@@ -72,6 +83,7 @@ class BotRunner:
         self.hard_time_limit = hard_time_limit
         self.min_time_limit = min_time_limit
         self._pool: ProcessPoolExecutor | None = None
+        self._lifeline: tuple[Connection, Connection] | None = None  # (reading, writing) ends
         self._queues: dict[str, deque[_Job]] = {}  # waiting hard decisions, per table
         self._turns: deque[str] = deque()  # tables with waiting decisions, in turn
         self._waiting = 0
@@ -85,7 +97,14 @@ class BotRunner:
     def _process_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
+            if self._lifeline is None:
+                self._lifeline = multiprocessing.Pipe(duplex=False)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes,
+                mp_context=context,
+                initializer=_end_with_server,
+                initargs=(self._lifeline[0],),
+            )
         return self._pool
 
     def counts(self) -> dict[str, int]:
@@ -198,3 +217,7 @@ class BotRunner:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._lifeline is not None:
+            for end in self._lifeline:
+                end.close()
+            self._lifeline = None

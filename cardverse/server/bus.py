@@ -30,6 +30,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .failures import log_failure
+
 log = logging.getLogger("cardverse.server.bus")
 
 PREFIX = "cardverse:node:"
@@ -184,5 +186,5 @@ class Bus:
             result = self.handler(envelope)
             if result is not None:
                 await result
-        except Exception:
-            log.exception("handling an envelope (%s) failed", envelope.get("op"))
+        except Exception as failure:  # one line each; the traceback once per place
+            log_failure(log, f"handling an envelope ({str(envelope.get('op'))[:20]})", failure)

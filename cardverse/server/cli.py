@@ -56,6 +56,17 @@ def _positive(text: str) -> float:
     return value
 
 
+def _proxies(text: str) -> tuple[str, ...]:
+    from .proxies import read_networks
+
+    entries = tuple(e.strip() for e in text.split(",") if e.strip())
+    try:
+        read_networks(entries)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return entries
+
+
 def tune_garbage_collector() -> None:
     """Keep the cyclic garbage collector from stalling the event loop.
 
@@ -135,6 +146,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         operator_addresses=tuple(
             a.strip() for a in args.operator_addresses.split(",") if a.strip()
         ),
+        trusted_proxies=args.trusted_proxies,
         database=database,
         redis=redis_url,
         lease_ttl=args.lease_ttl,
@@ -336,6 +348,15 @@ def register(subparsers: Any) -> None:
         default="",
         help="comma-separated client addresses that may read /api/operator (also: "
         "CARDVERSE_OPERATOR_TOKEN as a bearer token)",
+    )
+    limits.add_argument(
+        "--trusted-proxies",
+        type=_proxies,
+        default=(),
+        help="comma-separated addresses or networks of your load balancers (10.0.0.5, "
+        "10.0.0.0/8): from them the client's address is read from X-Forwarded-For (the "
+        "right-most hop that is not one of them); default none: the header is ignored, even "
+        "from 127.0.0.1, and every limit per address counts the connection's own address",
     )
     cluster = serve.add_argument_group("several processes (see docs/deploy.md)")
     cluster.add_argument(

@@ -31,13 +31,16 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
+
 from . import metrics
 from . import protocol as P
 from .bus import Bus
+from .failures import internal_error, log_failure
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
 from .store import HeldMessages, StoreError
-from .viewfilter import render
+from .viewfilter import named_cards, render
 from .wire import Synced
 
 if TYPE_CHECKING:
@@ -48,6 +51,13 @@ log = logging.getLogger("cardverse.server.cluster")
 CLOSE_MOVED = 1012  # "service restart": the table moved to another process; reconnect
 CLOSE_TRY_AGAIN = 1013  # "try again later"
 WATCH_PREFIX = "cardverse:watch:"
+REDIS_CONNECTIONS = 100  # connections to Redis a process may open at most
+REDIS_WAIT = 5.0  # seconds a command may wait for one of them (then: a connection error)
+
+
+def redis_down() -> ProtocolError:
+    """The refusal of a request that needs Redis while it cannot be reached."""
+    return ProtocolError("try_again", "the server cannot reach Redis just now: try again")
 
 
 class ProxyConn:
@@ -130,9 +140,17 @@ class Cluster:
         settings = service.settings
         self.service = service
         self.node = uuid.uuid4().hex
-        self.redis = aioredis.from_url(
-            redis_url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5
+        # A bounded pool where a command waits for a free connection: redis-py's default pool
+        # fails at once when its 100 connections are in use (a burst of new tables did that).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            health_check_interval=5,
         )
+        self.redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(self.redis, self.node, settings.lease_ttl, settings.lease_renew)
         self.bus = Bus(self.redis, self.node, self._on_envelope)
         self.bus.on_reconnect = self._on_bus_reconnect
@@ -168,7 +186,8 @@ class Cluster:
     # -- finding a table's owner ---------------------------------------------------------------
 
     async def create(self, name: str | None, rules: Any, turn_timer: Any) -> tuple[Table, str]:
-        """A new table owned by this process from the start."""
+        """A new table owned by this process from the start (``try_again`` while Redis is
+        down)."""
         from .tables import new_table_id
 
         await self._subscribed()
@@ -176,15 +195,22 @@ class Cluster:
             table_id = new_table_id()
             while self.service.directory.code_taken(table_id):  # one table per invite code
                 table_id = new_table_id()
-            if await self.leases.acquire(table_id):
+            try:
+                acquired = await self.leases.acquire(table_id)
+            except RedisError:
+                raise redis_down() from None
+            if acquired:
                 break
         else:  # pragma: no cover - 144-bit ids do not collide
             raise ProtocolError("server_busy", "no table id could be had: try again later")
         try:
-            table, token = self.service.create(name, rules, turn_timer, table_id=table_id, fence=1)
+            table, token = await self.service.create_saved(
+                name, rules, turn_timer, table_id=table_id, fence=1
+            )
         except BaseException:
-            with contextlib.suppress(Exception):
-                await self.leases.release(table_id)
+            if table_id not in self.service.tables:  # not made, or lost: the lease is nobody's
+                with contextlib.suppress(Exception):
+                    await self.leases.release(table_id)
             raise
         self._remember_watch(table)
         return table, token
@@ -194,7 +220,10 @@ class Cluster:
         local = self.service.watch_index.get(watch_id)
         if local is not None:
             return local
-        found = await self.redis.get(WATCH_PREFIX + watch_id)
+        try:
+            found = await self.redis.get(WATCH_PREFIX + watch_id)
+        except RedisError:
+            raise redis_down() from None
         if found is None:
             return None
         return found.decode() if isinstance(found, bytes) else str(found)
@@ -205,13 +234,22 @@ class Cluster:
             try:
                 await asyncio.wait_for(self.bus.connected.wait(), 5.0)
             except TimeoutError:
-                raise ProtocolError(
-                    "try_again", "the server cannot reach Redis just now: try again"
-                ) from None
+                raise redis_down() from None
 
     async def locate(self, table_id: str) -> Table | str | None:
         """This process's copy of the table (loaded if nobody owns it), the owner's node id, or
-        None (no such table). Raises :class:`StoreUnavailable` while the database is down."""
+        None (no such table). Raises :class:`StoreUnavailable` while the database is down and
+        :class:`ProtocolError` ``try_again`` while Redis is (a table this process holds is
+        found without it)."""
+        table = self.service.tables.get(table_id)
+        if table is not None:
+            return table
+        try:
+            return await self._locate(table_id)
+        except RedisError:
+            raise redis_down() from None
+
+    async def _locate(self, table_id: str) -> Table | str | None:
         await self._subscribed()
         service = self.service
         for _ in range(10):
@@ -444,8 +482,13 @@ class Cluster:
             return
         try:
             message = parse_client_message(str(envelope.get("text", "")))
-        except ProtocolError as error:
-            proxy.send(render(error.to_message(), proxy.seat, table.game))
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = named_cards(error.received)
+            proxy.send(render(error.to_message(), proxy.seat, table.game, echo=echo))
+            return
+        except Exception as failure:  # told to the client, as on a socket of this process
+            log_failure(log, "reading a linked client's message", failure)
+            proxy.send(render(internal_error(), proxy.seat, table.game))
             return
         started = time.perf_counter()
         table.handle(proxy, message)

@@ -107,6 +107,9 @@ def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicor
         "timeout_keep_alive": limits.keep_alive,
         "limit_concurrency": limits.max_connections,
         "lifespan": "on",
+        # X-Forwarded-For is read by the app's own middleware, from trusted proxies only
+        # (cardverse.server.proxies); uvicorn's would believe it from 127.0.0.1.
+        "proxy_headers": False,
         "timeout_graceful_shutdown": 3,
         **options,
     }

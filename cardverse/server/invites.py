@@ -8,15 +8,23 @@
   store (not only those loaded since start-up), built once at start and kept as tables are
   created. A new table whose code is already taken gets another id, so a code finds one table.
 - :class:`LookupLimits`: failed look-ups of a code are limited per client address (a burst of
-  10, then 10 a minute) and for the whole server (a burst of 300, then 300 a minute), so that
-  guessing is slow from one address and from many together. With 2^40 codes, N tables and at
-  most 300 × 60 × 24 failed guesses a day, a guesser expects N × 432,000 / 2^40 hits a day
-  (about 0.008 with 20,000 tables); a hit only opens the table's lobby, like its share link.
+  10, then 10 a minute; IPv6 addresses count per /64 network, what one subscriber gets) and for
+  the whole server (a burst of 300, then 300 a minute), so that guessing is slow from one
+  address and from many together. Only misses count; a look-up is refused before it is made
+  (a refused guess must not tell whether it would have hit), but only from an address that
+  missed itself: one that spent its own misses, or, while everyone's misses are spent, one
+  that missed in the last minute. So guessers from many addresses cannot lock a correct code
+  out for everyone else: a person who types a code right gets in whatever others do. With 2^40
+  codes and N tables, guessers that keep the server-wide limit spent get 300 misses a minute
+  plus one a minute from each further address; 300 × 60 × 24 misses a day give N × 432,000 /
+  2^40 expected hits (about 0.008 with 20,000 tables), and 1,000 more addresses guessing once
+  a minute about 0.03 more. A hit only opens the table's lobby, like its share link.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import time
 from dataclasses import dataclass, field
 
@@ -70,6 +78,7 @@ class _Bucket:
     burst: float
     tokens: float
     last: float = field(default_factory=time.monotonic)
+    last_miss: float = float("-inf")  # when its address last missed (monotonic)
 
     def take(self, now: float) -> bool:
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
@@ -80,6 +89,16 @@ class _Bucket:
         return False
 
 
+def _guesser(address: str) -> str:
+    """Whose misses a look-up from ``address`` counts: the address, or its /64 for IPv6."""
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    except ValueError:
+        return address
+
+
 class LookupLimits:
     """How many failed code look-ups an address, and everyone together, may make."""
 
@@ -87,17 +106,21 @@ class LookupLimits:
         self,
         per_address: tuple[int, float] = (10, 10 / 60),
         everyone: tuple[int, float] = (300, 300 / 60),
+        recent: float = 60.0,
     ) -> None:
-        """Each limit is (burst, failures a second once the burst is spent)."""
+        """Each limit is (burst, failures a second once the burst is spent); while everyone's
+        failures are spent, an address that failed in the last ``recent`` seconds waits."""
         self.per_address = per_address
         self.everyone = _Bucket(everyone[1], everyone[0], everyone[0])
+        self.recent = recent
         self.addresses: dict[str, _Bucket] = {}
         self.refused = 0  # look-ups refused so far (an operator figure)
 
     def allowed(self, address: str) -> bool:
-        """Whether this address may look a code up now (it has failures left)."""
+        """Whether this address may look a code up now: it has failures of its own left, and
+        either everyone together has too or it has not failed lately itself."""
         now = time.monotonic()
-        bucket = self.addresses.get(address)
+        bucket = self.addresses.get(_guesser(address))
         if bucket is not None:
             bucket.tokens = min(bucket.burst, bucket.tokens + (now - bucket.last) * bucket.rate)
             bucket.last = now
@@ -109,7 +132,8 @@ class LookupLimits:
             self.everyone.tokens + (now - self.everyone.last) * self.everyone.rate,
         )
         self.everyone.last = now
-        if self.everyone.tokens < 1.0:
+        spent = self.everyone.tokens < 1.0
+        if spent and bucket is not None and now - bucket.last_miss < self.recent:
             self.refused += 1
             return False
         return True
@@ -117,13 +141,19 @@ class LookupLimits:
     def failed(self, address: str) -> None:
         """A look-up from this address found no table: it uses one of its failures."""
         now = time.monotonic()
-        bucket = self.addresses.get(address)
+        key = _guesser(address)
+        bucket = self.addresses.get(key)
         if bucket is None:
             if len(self.addresses) > 100_000:  # forget the addresses that are full again
-                self.addresses = {a: b for a, b in self.addresses.items() if b.tokens < b.burst}
+                self.addresses = {
+                    a: b
+                    for a, b in self.addresses.items()
+                    if b.tokens < b.burst or now - b.last_miss < self.recent
+                }
             burst, rate = self.per_address
-            bucket = self.addresses[address] = _Bucket(rate, burst, burst, now)
+            bucket = self.addresses[key] = _Bucket(rate, burst, burst, now)
         bucket.take(now)
+        bucket.last_miss = now
         self.everyone.take(now)
 
     def retry_after(self) -> int:

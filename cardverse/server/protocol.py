@@ -25,6 +25,7 @@ MAX_TOKEN_LENGTH = 128
 BOT_LEVELS = ("easy", "normal", "hard")
 TURN_TIMER_MIN = 5.0
 TURN_TIMER_MAX = 600.0
+MAX_NESTING = 16  # arrays and objects in a client message nest this deep at most (bad_message)
 MAX_SEQ = 2**31 - 1  # a seat's seq may reach this; ``join`` with ``reset_seq`` starts it again
 
 
@@ -38,6 +39,8 @@ class ProtocolError(Exception):
         self.rule = rule
         self.params = params
         self.seq: int | None = None  # the refused message's seq, when it could be read
+        # the refused message as read (JSON), when it could be: an error may repeat its words
+        self.received: Any = None
 
     def to_message(self, seq: int | None = None) -> dict[str, Any]:
         seq = self.seq if seq is None else seq
@@ -274,6 +277,14 @@ def parse_client_message(text: str) -> _Client:
             limit=MAX_MESSAGE_BYTES,
             size=size,
         )
+    depth = nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise ProtocolError(
+            "bad_message",
+            f"a message may nest arrays and objects {MAX_NESTING} deep at most, "
+            f"this one {depth} deep",
+            limit=MAX_NESTING,
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
@@ -296,11 +307,13 @@ def parse_client_message(text: str) -> _Client:
         raise ProtocolError("bad_message", 'a message needs a "type" string')
     model = CLIENT_MODELS.get(kind)
     if model is None:
-        raise ProtocolError(
+        unknown = ProtocolError(
             "unknown_type",
             f"unknown message type {kind[:40]!r}: the types are {', '.join(CLIENT_MODELS)}",
             type=kind[:40],
         )
+        unknown.received = data
+        raise unknown
     try:
         return model.model_validate(data)
     except ValidationError as error:
@@ -312,20 +325,45 @@ def parse_client_message(text: str) -> _Client:
         seq = data.get("seq")
         if isinstance(seq, int) and not isinstance(seq, bool):
             refused.seq = seq
+        refused.received = data
         raise refused from None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A JSON string (skipped whole: brackets in it do not nest) or a bracket.
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def nesting_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest (read without parsing it, so
+    that nothing recursive ever meets a deeper message than :data:`MAX_NESTING`)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return text.count("[") + text.count("{")  # at most this deep: no need to look
+    depth = deepest = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        bracket = match.group()
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif bracket in "]}":
+            depth -= 1
+    return deepest
 
 
 def _has_surrogate(data: Any) -> bool:
-    """Whether a parsed message holds a lone surrogate anywhere (it cannot be sent back)."""
-    if isinstance(data, str):
-        return _SURROGATE.search(data) is not None
-    if isinstance(data, dict):
-        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in data.items())
-    if isinstance(data, list):
-        return any(_has_surrogate(item) for item in data)
+    """Whether a parsed message holds a lone surrogate anywhere (it cannot be sent back).
+    The walk keeps its own stack: no depth of nesting can exhaust Python's."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item) is not None:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 
@@ -424,6 +462,7 @@ class ViewModel(_Server):
     discarded: list[str]  # the ten discards of the round (R37)
     revolution: bool
     jack_back: bool  # R32
+    reversed_order: bool  # the order in force: a revolution or a jack back, not both (R32)
     lock: list[str]  # suits the trick is locked to (R31)
     owed: OwedModel | None  # R36, R37
     points: list[int]
@@ -729,6 +768,7 @@ class ViewChange(_Server):
     discarded: list[str] | None = None
     revolution: bool | None = None
     jack_back: bool | None = None
+    reversed_order: bool | None = None
     lock: list[str] | None = None
     owed: OwedModel | None = None
     points: list[int] | None = None

@@ -51,6 +51,7 @@ from ..engine.plays import GIVE
 from ..notation import record_to_json
 from . import protocol as P
 from .botrunner import BotRunner
+from .failures import internal_error, log_failure
 from .hints import Hints
 from .invites import Directory, LookupLimits, read_code
 from .narrate import protocol_events
@@ -60,7 +61,15 @@ from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
 from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
 from .story import AwayLog, RoundStory, final_titles, score_sheet
-from .viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
+from .viewfilter import (
+    SeatView,
+    Shared,
+    named_cards,
+    render,
+    render_parts,
+    resolve_private,
+    share,
+)
 from .wire import PublicChange, Synced, WireViews
 
 log = logging.getLogger("cardverse.server.tables")
@@ -108,6 +117,7 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
     operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
     operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is read (proxies.py)
     database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
     redis: str | None = None  # redis://...: tables are owned through leases, frames routed
     lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
@@ -540,13 +550,12 @@ class Table(SeatControls, Spectators, Hints, Reactions):
         seq = getattr(message, "seq", None)
         try:
             self._handle(conn, message)
-        except ProtocolError as error:
-            echo = _echo_mask(message)
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = _echo_mask(message) | named_cards(message.model_dump())
             self._send(conn, error.to_message(seq), echo=echo)
-        except Exception:
-            log.exception("table %s: failed to handle %s", self.id, message.type)
-            failure = ProtocolError("internal", P.ERROR_CODES["internal"])
-            self._send(conn, failure.to_message(seq))
+        except Exception as failure:
+            log_failure(log, f"table {self.id}: handling {message.type}", failure)
+            self._send(conn, internal_error(seq))
         self._flush()
 
     def _handle(self, conn: Conn, message: P._Client) -> None:
@@ -1335,6 +1344,7 @@ class TableService:
         self.loop_lags_over_50ms = 0
         self.store_errors_seen = 0  # store errors counted in the metrics so far
         self.store.on_lost = self._on_lost
+        self._saving: dict[str, list[asyncio.Future[None]]] = {}  # creators awaiting commits
         self.cluster: Any = None  # cluster.Cluster when the server runs with --redis
         if settings.redis:
             from .cluster import Cluster
@@ -1343,8 +1353,16 @@ class TableService:
 
     def _on_lost(self, table_ids: set[str]) -> None:
         """A failed commit lost these tables' last changes: their copies in memory are ahead
-        of the log, so they leave memory (their connections reconnect; the log reloads them)."""
+        of the log, so they leave memory (their connections reconnect; the log reloads them);
+        a creator waiting for its table to be saved is told to try again."""
         for table_id in table_ids:
+            for done in self._saving.get(table_id, ()):
+                if not done.done():
+                    done.set_exception(
+                        ProtocolError(
+                            "try_again", "the table could not be saved just now: try again"
+                        )
+                    )
             self.lose(table_id)
 
     def lose(self, table_id: str, release: bool = True) -> None:
@@ -1378,7 +1396,12 @@ class TableService:
         table_id: str | None = None,
         fence: int = 0,
     ) -> tuple[Table, str]:
-        """A new table whose creator (the host) sits in seat 0; returns it and the seat token."""
+        """A new table whose creator (the host) sits in seat 0; returns it and the seat token.
+
+        Inside the event loop the table's first event goes into the turn's group commit with
+        every other change of the turn (outside it, or with per-move commits, it is committed
+        at once): whoever hands the token out awaits :meth:`saved` first, or calls
+        :meth:`create_saved`."""
         clean = P.check_name(name)
         try:
             rules_value = rules_from_dict(rules if rules is not None else {"preset": "standard"})
@@ -1423,18 +1446,46 @@ class TableService:
                 "token_hash": token_hash(token),
             },
         )
-        try:
-            self.store.commit()  # the answer hands out the token: the table is durable first
-        except (StoreUnavailable, FencedOut):  # its batch was refused or lost: not made
-            raise ProtocolError(
-                "try_again", "the table could not be saved just now: try again"
-            ) from None
         table._events.clear()
         table._table_changed = False
         self.tables[table.id] = table
         self.directory.add(table.id, table.watch_id)
         table.go_live()
         return table, token
+
+    async def create_saved(
+        self,
+        name: str | None,
+        rules: Any = None,
+        turn_timer: Any = ...,
+        table_id: str | None = None,
+        fence: int = 0,
+    ) -> tuple[Table, str]:
+        """:meth:`create`, returned once the table is durable: its token may be handed out."""
+        table, token = self.create(name, rules, turn_timer, table_id=table_id, fence=fence)
+        await self.saved(table.id)
+        return table, token
+
+    async def saved(self, table_id: str) -> None:
+        """Wait for the commit holding the table's changes so far (as an action waits for its
+        acknowledgement); raises ``try_again`` when that commit failed (the table is gone from
+        memory then, see :meth:`_on_lost`)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def landed() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        if not self.store.after_commit(landed):
+            return  # committed already
+        waiting = self._saving.setdefault(table_id, [])
+        waiting.append(done)
+        try:
+            await done
+        finally:
+            waiting.remove(done)
+            if not waiting:
+                self._saving.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the store if it is not in memory.
@@ -1469,8 +1520,10 @@ class TableService:
     def find_by_code(self, text: str, address: str) -> Table | None:
         """The table whose invite code ``text`` is, for a look-up from ``address``.
 
-        Raises :class:`ProtocolError` ``too_many_lookups`` when that address (or everyone
-        together) failed too often lately; a failed look-up counts against both."""
+        Raises :class:`ProtocolError` ``too_many_lookups`` when that address failed too often
+        lately (or failed lately while everyone together did too: see
+        :class:`~cardverse.server.invites.LookupLimits`); a failed look-up counts against both,
+        a look-up that finds its table against neither."""
         if not self.lookups.allowed(address):
             raise ProtocolError(
                 "too_many_lookups",

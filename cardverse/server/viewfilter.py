@@ -206,6 +206,26 @@ def _cards_in(value: Any, found: list[str]) -> None:
             _cards_in(item, found)
 
 
+def named_cards(value: Any) -> int:
+    """The cards a client's own message names anywhere (its strings and keys, at any depth):
+    an answer to that client may repeat them, since they are its own words. The walk keeps
+    its own stack (the message's nesting is bounded before, but need not be)."""
+    mask = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            card = _CARD_INDEX.get(f'"{item}"') if len(item) <= 3 else None
+            if card is not None:
+                mask |= 1 << card
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+    return mask
+
+
 def forbidden_cards(message: dict[str, Any], allowed: int) -> list[str]:
     """Card strings in ``message`` (outside free text) that are not in ``allowed``."""
     found: list[str] = []

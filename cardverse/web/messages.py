@@ -40,6 +40,16 @@ RANK_WORDS: dict[str, tuple[str, str]] = {
     "2": NC_("rank", "two"),
 }
 
+# How a list is written in each language: ", " in English, "、" in Japanese (the rules
+# pages join their lists with the same entries, in rules/_macros.html).
+LIST_SEPARATOR = NC_("list separator", ", ")
+
+
+def join_list(items: list[str], t: Translator) -> str:
+    """Items as a list in the reader's language (no "and": a list of suits, of ranks)."""
+    return t.ctx(LIST_SEPARATOR).join(items)
+
+
 SUIT_KEYS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTER_TO_KEY = dict(zip(SUIT_NAMES, SUIT_KEYS, strict=True))
 
@@ -160,7 +170,7 @@ OPTION_HELP: dict[str, str] = {
 # about another option's cards shows only when that option is on too: "a|b" is either, "a&b"
 # both, "" none (a sheet mentions no option that is off).
 HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
-    "suit_lock": [
+    "suit_lock": [  # R31, R40, R39
         (
             N_(
                 "When a play covers a play in exactly the same suits, the trick is locked: until "
@@ -170,13 +180,16 @@ HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
         ),
         (
             N_(
-                "A play holding a joker never starts a lock, and a joker may stand in for a "
-                "card of a missing suit."
+                "A lock needs two plays without jokers: a play holding a joker never starts one, "
+                "and neither does a play on a play holding a joker. Under a lock, a joker may "
+                "stand in for a card of a missing suit."
             ),
             "jokers",
         ),
+        (N_("A lock binds the 3 of spades played on a joker too."), "spade_three"),
+        (N_("Everyone sees whether a lock is in force, and on which suits."), ""),
     ],
-    "jack_back": [
+    "jack_back": [  # R32, R40, R39
         (
             N_(
                 "A play holding a jack reverses the order until the trick ends. While the order "
@@ -185,11 +198,23 @@ HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
             "",
         ),
         (
-            N_("During a revolution a jack back gives the normal order back until the trick ends."),
+            N_(
+                "The play of jacks itself is judged by the order before it. A second play "
+                "holding a jack in the same trick changes nothing more."
+            ),
+            "",
+        ),
+        (N_("A joker standing for a jack does not count as a jack."), "jokers"),
+        (
+            N_(
+                "During a revolution a jack back gives the normal order back until the trick "
+                "ends, and then a set of 2s clears the pile."
+            ),
             "revolution",
         ),
+        (N_("Everyone sees whether a jack back is in force."), ""),
     ],
-    "spade_three": [
+    "spade_three": [  # R33
         (
             N_(
                 "The 3 of spades played alone beats a lone joker, in either order, and clears "
@@ -198,7 +223,7 @@ HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
             "",
         )
     ],
-    "forbidden_finish": [
+    "forbidden_finish": [  # R34, R39
         (
             N_(
                 "Going out on a play that holds a card of the rank that clears the pile is a "
@@ -214,8 +239,9 @@ HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
             N_("Going out by giving or discarding cards is never a forbidden finish."),
             "seven_pass|ten_discard",
         ),
+        (N_("Everyone sees which places were taken by a forbidden finish."), ""),
     ],
-    "downfall": [
+    "downfall": [  # R35, R40, R39
         (
             N_(
                 "From round 2, when someone other than the previous President goes out first "
@@ -223,30 +249,53 @@ HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
                 "the lowest free place at once; their cards leave the round unseen."
             ),
             "",
-        )
+        ),
+        (
+            N_("This holds too when first place is taken by giving or discarding cards."),
+            "seven_pass|ten_discard",
+        ),
+        (N_("Everyone sees which places were taken by a downfall."), ""),
     ],
-    "seven_pass": [
+    "seven_pass": [  # R36, R40, R39
         (
             N_(
-                "After a play holding 7s, its player gives as many cards of their choice to the "
-                "next player still holding cards; only the two of them see which. Then the "
-                "trick goes on."
-            ),
-            "",
-        )
-    ],
-    "ten_discard": [
-        (
-            N_(
-                "After a play holding 10s, its player discards as many cards of their choice, "
-                "face up; they leave the round."
+                "After a play holding 7s, its player gives one card of their choice for each 7 "
+                "to the next player still holding cards, or all their cards if they hold fewer. "
+                "Only the two of them see which cards; everyone sees how many. Then the trick "
+                "goes on."
             ),
             "",
         ),
         (
-            N_("When one play holds both 7s and 10s, the give comes first."),
+            N_(
+                "The receiver may be a player who has passed in this trick; receiving does not "
+                "bring them back into it."
+            ),
+            "",
+        ),
+        (N_("Whoever gives away their last card goes out."), ""),
+        (N_("A joker standing for a 7 does not count as a 7."), "jokers"),
+        (N_("Everyone sees who owes a give and how many cards."), ""),
+    ],
+    "ten_discard": [  # R37, R40, R39
+        (
+            N_(
+                "After a play holding 10s, its player discards one card of their choice for "
+                "each 10, or all their cards if they hold fewer, face up: everyone sees them, "
+                "and they leave the round."
+            ),
+            "",
+        ),
+        (N_("Whoever discards their last card goes out."), ""),
+        (N_("A joker standing for a 10 does not count as a 10."), "jokers"),
+        (
+            N_(
+                "When one play holds both 7s and 10s, the give comes first, and the discard "
+                "counts the cards left after it."
+            ),
             "seven_pass&straights",
         ),
+        (N_("Everyone sees who owes a discard and how many cards."), ""),
     ],
 }
 HOUSE_RULES_HEADING = N_("House rules")
@@ -552,10 +601,13 @@ def refusal_text(
     if "needs" in params:
         values["needs"] = option_label(str(params["needs"]), t)
     if "suits" in params and isinstance(params["suits"], list):
-        values["suits"] = ", ".join(
-            t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[s]])
-            for s in params["suits"]
-            if s in SUIT_LETTER_TO_KEY
+        values["suits"] = join_list(
+            [
+                t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[s]])
+                for s in params["suits"]
+                if s in SUIT_LETTER_TO_KEY
+            ],
+            t,
         )
     if "preset" in params:
         preset = str(params["preset"]).strip("'\"")

@@ -3,6 +3,7 @@ and the error pages (every HTTP error of a page address, in the site's layout an
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -38,11 +39,20 @@ from .messages import (
     option_value,
     refusal_text,
 )
-from .replay import BAD_RECORD, MAX_RECORD_BYTES, TOO_LARGE, TOO_MANY, refused, replay_answer
+from .replay import (
+    BAD_RECORD,
+    MAX_RECORD_BYTES,
+    READ_SECONDS,
+    TOO_LARGE,
+    TOO_MANY,
+    TOO_SLOW,
+    refused,
+    replay_answer,
+)
 from .replay import LIMITS as REPLAY_LIMITS
 from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
 from .security import BodyTooLarge, read_body
-from .site import STATIC_DIR, VARIANTS, environment
+from .site import STATIC_DIR, VARIANTS, environment, other_options
 from .strength import strength_context
 from .table import card_templates, refusal_for, table_config
 
@@ -60,11 +70,25 @@ def request_language(request: Request) -> str:
     )
 
 
+# A page links to itself in each language; an address longer than this (no page of the site
+# has one) is not echoed five times over: its language links go to the home page.
+MAX_ECHOED_ADDRESS = 1024
+
+
 def _language_links(request: Request) -> list[dict[str, str]]:
     links = []
+    raw_path = request.scope.get("raw_path") or b""
+    too_long = (
+        len(raw_path) + len(request.scope.get("query_string", b"")) > MAX_ECHOED_ADDRESS
+        or len(request.url.path) > MAX_ECHOED_ADDRESS
+    )
     for code, name in LANGUAGES.items():
-        url = request.url.include_query_params(**{LANG_PARAM: code})
-        links.append({"code": code, "name": name, "href": f"{url.path}?{url.query}"})
+        if too_long:
+            href = f"/?{LANG_PARAM}={code}"
+        else:
+            url = request.url.include_query_params(**{LANG_PARAM: code})
+            href = f"{url.path}?{url.query}"
+        links.append({"code": code, "name": name, "href": href})
     return links
 
 
@@ -80,7 +104,7 @@ def render(
     env = environment(lang)
     page = env.get_template(template).render(
         request=request,
-        path=request.url.path,
+        path=request.url.path[:MAX_ECHOED_ADDRESS],
         language_links=_language_links(request),
         **(context or {}),
     )
@@ -199,7 +223,7 @@ async def rules_variant(request: Request) -> Response:
     slug = request.path_params["variant"]
     if slug not in VARIANTS:
         return error_page(request, 404)
-    context: dict[str, Any] = {"slug": slug}
+    context: dict[str, Any] = {"slug": slug, "other_options": other_options(slug)}
     if slug in PRESET_PAGES:
         context["preset_rows"] = preset_rows(request_language(request), slug)
     return render(request, VARIANTS[slug], context)
@@ -410,21 +434,37 @@ async def replay_page(request: Request) -> Response:
 
 async def replay_read(request: Request) -> Response:
     """``POST /replay/read``: a game record in the body; every step of its game, or what is
-    wrong with it in the person's language (see :mod:`cardverse.web.replay`)."""
+    wrong with it in the person's language (see :mod:`cardverse.web.replay`). The record is
+    received before a replay slot is taken (:class:`~cardverse.web.replay.ReplayLimits`)."""
     t = translator(request_language(request))
     address = request.client.host if request.client is not None else "unknown"
-    if not REPLAY_LIMITS.take(address):
+
+    def too_many() -> Response:
         answer, status = refused(t.gettext(TOO_MANY), "too many replays: try again later", 429)
         return JSONResponse(answer, status_code=status, headers={"Retry-After": "10"})
-    REPLAY_LIMITS.running += 1
+
+    if not REPLAY_LIMITS.may_send(address):
+        return too_many()
     try:
-        body = await read_body(request, MAX_RECORD_BYTES)
-        # the engine's work is done in a thread: the event loop goes on serving the tables
-        answer, status = await run_in_threadpool(replay_answer, body, t)
+        async with asyncio.timeout(READ_SECONDS):
+            body = await read_body(request, MAX_RECORD_BYTES)
     except BodyTooLarge as error:
         answer, status = refused(t.gettext(TOO_LARGE), str(error), 413)
+        return JSONResponse(answer, status_code=status)
     except ClientDisconnect:
         answer, status = refused(t.gettext(BAD_RECORD), "the request body was cut off")
+        return JSONResponse(answer, status_code=status)
+    except TimeoutError:
+        detail = f"the record did not arrive within {READ_SECONDS:g} s"
+        answer, status = refused(t.gettext(TOO_SLOW), detail, 408)
+        return JSONResponse(answer, status_code=status, headers={"Connection": "close"})
+    finally:
+        REPLAY_LIMITS.done_reading(address)
+    if not REPLAY_LIMITS.take(address):  # the slot is held only while the replay is made
+        return too_many()
+    try:
+        # the engine's work is done in a thread: the event loop goes on serving the tables
+        answer, status = await run_in_threadpool(replay_answer, body, t)
     finally:
         REPLAY_LIMITS.running -= 1
     return JSONResponse(answer, status_code=status)
@@ -463,6 +503,7 @@ ERROR_TEXTS: dict[int, tuple[str, str]] = {
         N_("Something went wrong on the server. Try again in a moment."),
     ),
 }
+ERROR_TEXTS[503] = ERROR_TEXTS[500]  # the database cannot be reached just now
 GENERIC_ERROR = (N_("Something went wrong"), N_("This request could not be answered."))
 
 

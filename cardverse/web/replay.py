@@ -19,7 +19,7 @@ import json
 import time
 from typing import Any
 
-from ..engine import Action, Game, Phase, from_move, mask_names, to_move
+from ..engine import Action, Game, Phase, from_move, mask_names, order_reversed, to_move
 from ..notation import IllegalRecordAction, NotationError, replay_record
 from ..server.narrate import protocol_events
 from ..server.story import final_titles, score_sheet
@@ -30,6 +30,8 @@ MAX_RECORD_BYTES = 1 << 20  # the longest game (8 players, 20 rounds) has a reco
 REPLAYS_BURST = 6  # replays one address may ask for at once ...
 REPLAYS_PER_SECOND = 6 / 60  # ... and then this many a second
 REPLAYS_AT_ONCE = 2  # replays being made at the same moment, for everyone together
+READS_PER_ADDRESS = 2  # record bodies being received from one address at the same moment
+READ_SECONDS = 8.0  # a record body must arrive within this (before the 10 s request time-out)
 
 BAD_RECORD = N_("This file is not a game record that CardVerse can read.")
 ILLEGAL_RECORD = N_(
@@ -38,27 +40,59 @@ ILLEGAL_RECORD = N_(
 )
 TOO_LARGE = N_("This file is too large to be a game record.")
 TOO_MANY = N_("Too many replays were asked for from here: wait a minute, then try again.")
+TOO_SLOW = N_("The file took too long to arrive: try again.")
 
 
 class ReplayLimits:
     """Replaying the longest game takes about half a second of CPU, off the event loop: an
     address may ask for :data:`REPLAYS_BURST` at once and then one every 10 seconds, and at
-    most :data:`REPLAYS_AT_ONCE` are made at the same time."""
+    most :data:`REPLAYS_AT_ONCE` are made at the same time.
+
+    The record is received first (at most :data:`READS_PER_ADDRESS` at once from one address,
+    each within :data:`READ_SECONDS`), holding neither the address's replays nor a slot: a
+    slot is taken, with one of the address's replays, only once the whole record is here, and
+    held while the replay is made, so a client that sends its record slowly keeps nobody
+    else waiting."""
 
     def __init__(self) -> None:
         self.addresses: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
         self.running = 0
+        self.reading: dict[str, int] = {}  # address -> bodies being received
+
+    def _tokens(self, address: str, now: float) -> float:
+        tokens, last = self.addresses.get(address, (float(REPLAYS_BURST), now))
+        return min(float(REPLAYS_BURST), tokens + (now - last) * REPLAYS_PER_SECOND)
+
+    def may_send(self, address: str) -> bool:
+        """Whether a record may be received from this address now (it has a replay left and
+        is not sending too many at once); takes nothing but a reading place
+        (:meth:`done_reading` gives it back)."""
+        if self._tokens(address, time.monotonic()) < 1.0:
+            return False
+        if self.reading.get(address, 0) >= READS_PER_ADDRESS:
+            return False
+        self.reading[address] = self.reading.get(address, 0) + 1
+        return True
+
+    def done_reading(self, address: str) -> None:
+        left = self.reading.get(address, 0) - 1
+        if left > 0:
+            self.reading[address] = left
+        else:
+            self.reading.pop(address, None)
 
     def take(self, address: str) -> bool:
+        """One of the address's replays and a slot (give the slot back by lowering
+        :attr:`running`); False when either is missing."""
         now = time.monotonic()
-        tokens, last = self.addresses.get(address, (float(REPLAYS_BURST), now))
-        tokens = min(float(REPLAYS_BURST), tokens + (now - last) * REPLAYS_PER_SECOND)
+        tokens = self._tokens(address, now)
         if tokens < 1.0 or self.running >= REPLAYS_AT_ONCE:
             self.addresses[address] = (tokens, now)
             return False
         if len(self.addresses) > 100_000:
             self.addresses.clear()
         self.addresses[address] = (tokens - 1.0, now)
+        self.running += 1
         return True
 
 
@@ -98,6 +132,9 @@ def _step(
     finished: list[int] = []
     if game.round is not None and game.phase is not Phase.EXCHANGE:
         finished = list(game.round.order())
+    in_play = game.phase is Phase.PLAY
+    revolution = game.revolution if in_play else False
+    jack_back = bool(game.round is not None and game.round.jack_back and in_play)
     return {
         "round": number,
         "trick": trick,
@@ -107,7 +144,8 @@ def _step(
         "hands": [mask_names(h) for h in (hands if hands is not None else game.hands)],
         "pile": _pile(game),
         "turn": game.turn,
-        "revolution": game.revolution if game.phase is Phase.PLAY else False,
+        "revolution": revolution,
+        "reversed_order": order_reversed(revolution, jack_back),  # the order in force (R32)
         "finished": finished,
         "points": list(game.points),
     }

@@ -1,6 +1,6 @@
 """The rules sheet of a table: its exact options turned into a short rule book.
 
-:func:`rules_sheet_context` gives the template ``_rules_sheet.html`` everything it shows, as
+:func:`rules_sheet_context` gives the template ``rules/_sheet.html`` everything it shows, as
 msgids (marked for the catalogs) with their parameters; the template translates them. The
 table page reuses the same function and template.
 """
@@ -21,7 +21,7 @@ from ..engine.options import (
 )
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
-from .i18n import N_, NP_
+from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
     BOT_LEVELS,
@@ -100,13 +100,15 @@ def _setup(rules: Rules) -> list[Line]:
             low=low,
         ),
         Line(
-            N_("Suits do not matter. From the lowest to the highest, the ranks are:"),
+            N_("Suits do not matter. From the lowest to the highest, the ranks are: %(ranks)s."),
+            ranks={"ranks": [code[:-1] for code in ORDER]},
             cards=ORDER,
         ),
         _line(
             N_(
-                "You see your own hand, how many cards every other player holds, and every card "
-                "played this round."
+                "You see your own hand, how many cards every other player holds, every card "
+                "played this round and by whom, every pass, who has gone out and their places, "
+                "the points so far, whose turn it is, and your own legal moves."
             )
         ),
     ]
@@ -176,31 +178,7 @@ def _may(rules: Rules) -> list[Line]:
         )
     if rules.jokers:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
-        if rules.jokers == 1:
-            may.append(
-                _line(
-                    N_("The joker played alone beats every single card, and nothing can cover it.")
-                )
-            )
-        elif rules.equal_plays:
-            may.append(
-                _line(
-                    N_(
-                        "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
-                        "every other set of its size. A joker alone can be covered only by the "
-                        "other joker; nothing can cover the pair of jokers."
-                    )
-                )
-            )
-        else:
-            may.append(
-                _line(
-                    N_(
-                        "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
-                        "every other set of its size, and nothing can cover it."
-                    )
-                )
-            )
+        may.append(_line(_lone_joker(rules)))
         if rules.straights:
             may.append(
                 _line(
@@ -212,6 +190,40 @@ def _may(rules: Rules) -> list[Line]:
                 )
             )
     return may
+
+
+def _lone_joker(rules: Rules) -> str:
+    """R5, R10 and R33: what covers a set made only of jokers (the 3 of spades with spade_three)."""
+    spade_three = bool(rules.spade_three)
+    if rules.jokers == 1:
+        if spade_three:
+            return N_(
+                "The joker played alone beats every other single card; only the 3 of spades "
+                "played alone can cover it."
+            )
+        return N_("The joker played alone beats every single card, and nothing can cover it.")
+    if rules.equal_plays:
+        if spade_three:
+            return N_(
+                "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
+                "other set of its size. A joker alone can be covered only by the other joker or "
+                "by the 3 of spades played alone; nothing can cover the pair of jokers."
+            )
+        return N_(
+            "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
+            "other set of its size. A joker alone can be covered only by the other joker; "
+            "nothing can cover the pair of jokers."
+        )
+    if spade_three:
+        return N_(
+            "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
+            "other set of its size. Only the 3 of spades played alone can cover a joker alone; "
+            "nothing can cover the pair of jokers."
+        )
+    return N_(
+        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other "
+        "set of its size, and nothing can cover it."
+    )
 
 
 def _clearing(rules: Rules) -> list[Line]:
@@ -313,6 +325,7 @@ def _revolution(rules: Rules) -> list[Line]:
             )
         ),
         _line(N_("Every round starts in the normal order.")),
+        _line(N_("Everyone sees whether a revolution is in force.")),
     ]
     if rules.straights:
         lines.append(
@@ -404,7 +417,7 @@ def _exchange(rules: Rules) -> list[Line]:
 
 
 def _house_rules(rules: Rules) -> list[Line]:
-    """R31–R37: the lines of every house rule in force (a line may need another option on)."""
+    """R31–R40: the lines of every house rule in force (a line may need another option on)."""
     lines: list[Line] = []
     for part in ruleset_for(rules).house_rules:
         for msg, needs in HOUSE_RULE_LINES[part.spec.name]:
@@ -483,8 +496,20 @@ def _at_this_table(hints: bool) -> list[Line]:
     return [_line(HINTS_ON if hints else HINTS_OFF), _line(AUTO_PASS_LINE)]
 
 
+GAME_NAME = NC_("the game", "President")
+SUMMARY_OPTIONS = ("revolution", "equal_plays")
+
+
+def _summary(rules: Rules) -> list[dict[str, Any]]:
+    """The summary line at the top of a sheet: the preset, then the options it names."""
+    return [
+        {"name": name, "label": OPTION_LABELS[name], "value": getattr(rules, name)}
+        for name in SUMMARY_OPTIONS
+    ]
+
+
 def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, Any]:
-    """What the rules sheet of a table with these rules shows (see ``_rules_sheet.html``).
+    """What the rules sheet of a table with these rules shows (see ``rules/_sheet.html``).
 
     Every rule in force is explained and no rule of an option that is off is mentioned.
     ``hints``: the sheet of a real table says whether hints are on there (None: not said).
@@ -512,6 +537,14 @@ def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, An
         _line(
             N_(
                 "Whoever plays their last card goes out and takes the next free place. When only "
+                "one player still holds cards, the round ends and that player takes the one "
+                "place left, which is not the last place when places were taken from the bottom."
+            )
+        )
+        if rules.forbidden_finish or rules.downfall
+        else _line(
+            N_(
+                "Whoever plays their last card goes out and takes the next free place. When only "
                 "one player still holds cards, the round ends and that player is last."
             )
         ),
@@ -528,8 +561,8 @@ def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, An
     ]
     goal = _line(
         N_(
-            "Be the first to play every card in your hand. The order in which players go out "
-            "gives each a title and points."
+            "Be the first to play every card in your hand, and avoid being the last. The order "
+            "in which players go out gives each a title and points."
         )
     )
     sections = [
@@ -556,6 +589,8 @@ def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, An
         sections.append(Section("table", N_("Hints at this table"), _at_this_table(hints)))
     return {
         "rules": rules,
+        "game": GAME_NAME,
+        "summary": _summary(rules),
         "preset_name": PRESET_NAMES[preset.name],
         "options": options,
         "sections": sections,

@@ -36,6 +36,16 @@ VARIANTS: dict[str, str] = {
     "cardverse": "rules/cardverse.html",
     "daifugo": "rules/daifugo.html",
 }
+# The option each option page is about (slug -> option name).
+PAGE_OPTIONS: dict[str, str] = {spec.page: name for name, spec in SPECS.items() if spec.page}
+
+
+def other_options(slug: str) -> list[str]:
+    """The labels (msgids) of every option a table may set besides the one of page ``slug``."""
+    own = PAGE_OPTIONS.get(slug)
+    return [OPTION_LABELS[name] for name in SPECS if name not in ("players", own)]
+
+
 VARIANT_LABELS: dict[str, str] = {
     **{spec.page: OPTION_LABELS[name] for name, spec in SPECS.items() if spec.page},
     "cardverse": N_("The CardVerse preset"),

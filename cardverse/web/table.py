@@ -31,6 +31,7 @@ from .i18n import Translator
 from .messages import (
     BOT_LEVEL_TEXTS,
     BOT_LEVELS,
+    LIST_SEPARATOR,
     OPTION_HELP,
     OPTION_LABELS,
     PRESET_NAMES,
@@ -92,6 +93,7 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
             code: {"label": card_label(code, t), "short": card_short(code, t)} for code in ALL_CARDS
         },
         "ranks": {rank: rank_short(rank, t) for rank in RANK_NAMES},
+        "listSeparator": t.ctx(LIST_SEPARATOR),
         "suits": {
             letter: t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[letter]]) for letter in SUIT_NAMES
         },

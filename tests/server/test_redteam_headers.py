@@ -89,3 +89,31 @@ def test_operator_addresses_see_the_counts(make_server: Callable[..., ServerThre
     server = make_server(operator_addresses=("127.0.0.1",))
     counts = httpx.get(f"{server.http}/api/operator", timeout=10).json()
     assert counts["tables"] == 0 and "connections" in counts
+
+
+def _raw_get(port: int, path: str) -> bytes:
+    """The whole answer to a GET sent as is (httpx refuses addresses over 64 KiB)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        sock.sendall(head.encode())
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_a_long_address_is_not_echoed_back(server: ServerThread) -> None:
+    # Before: a 64 KiB address was echoed in each language link of the error page: 344 KB.
+    normal_404 = len(_raw_get(server.port, "/no/such/page"))
+    normal_rules = len(_raw_get(server.port, "/rules"))
+    for path, status, normal in [
+        ("/" + "a" * 65536, b"404", normal_404),
+        ("/t/" + "a" * 65536, b"404", normal_404),
+        ("/t/" + "%C3%A9" * 10000, b"404", normal_404),
+        ("/rules?x=" + "b" * 65000, b"200", normal_rules),
+    ]:
+        answer = _raw_get(server.port, path)
+        assert answer.split(b" ", 2)[1] == status, answer[:100]
+        assert len(answer) < normal + 2048, (path[:20], len(answer), normal)

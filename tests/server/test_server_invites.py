@@ -68,14 +68,27 @@ def test_a_flood_of_wrong_codes_is_refused(make_server: Any) -> None:
 
 
 def test_many_addresses_together_are_limited_too() -> None:
-    limits = LookupLimits(per_address=(10, 1 / 6), everyone=(50, 1.0))
+    limits = LookupLimits(per_address=(10, 1 / 6), everyone=(50, 1e-6))
     allowed = 0
-    for n in range(200):
-        address = f"10.0.{n // 250}.{n % 250}"
+    for n in range(200):  # each of 20 addresses guesses 10 times
+        address = f"10.0.0.{n % 20}"
         if limits.allowed(address):
             allowed += 1
             limits.failed(address)
-    assert 50 <= allowed <= 52  # the burst of everyone together (plus what refills meanwhile)
+    # everyone's burst, then nobody who missed lately (each of the 20 had by then)
+    assert allowed == 50
+    # Once everyone's misses are spent, an address that has not missed may still look (a
+    # person with the right code gets in), once: its miss makes it wait like the others.
+    assert limits.allowed("10.0.1.1")
+    limits.failed("10.0.1.1")
+    assert not limits.allowed("10.0.1.1")
+    # An IPv6 subscriber's /64 is one guesser.
+    limits = LookupLimits(per_address=(2, 1e-6), everyone=(50, 1e-6))
+    for host in ("2001:db8::1", "2001:db8::2"):
+        assert limits.allowed(host)
+        limits.failed(host)
+    assert not limits.allowed("2001:db8::3")
+    assert limits.allowed("2001:db8:0:1::1")
 
 
 def test_a_new_table_never_shares_another_tables_code() -> None:

@@ -17,6 +17,13 @@ from cardverse.web.headless import CHROMIUM, launch
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 
+# ms: how long any browser step may take before it counts as failed. Every wait of the browser
+# tests is for a state the page reaches; this only bounds it, generously, so that the tests
+# pass on a loaded 2-core machine (a second `make test` beside the first).
+WAIT = 30_000
+# ms: the bound of a wait that spans many moves of other players (a whole round, a game)
+LONG_WAIT = 120_000
+
 
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -64,7 +71,7 @@ class LiveServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="web-test-server", daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + WAIT / 1000 * 2  # a loaded machine starts it slowly
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
@@ -99,16 +106,41 @@ def quick_grace_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Liv
     live.stop()
 
 
+class PatientBrowser:
+    """The browser whose every context and page waits up to WAIT ms by default (actions,
+    `wait_for_*`, navigations), whoever opens them; everything else is Playwright's Browser."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(WAIT)
+        context.set_default_navigation_timeout(WAIT)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(WAIT)
+        page.set_default_navigation_timeout(WAIT)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    """Debian's Chromium driven by Playwright (never a browser downloaded by Playwright)."""
+    """Debian's Chromium driven by Playwright (never a browser downloaded by Playwright), with
+    the tests' default timeouts (see PatientBrowser)."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WAIT)  # the assertions that retry until the page agrees
     with sync_playwright() as playwright:
         instance = launch(playwright)
-        yield instance
+        yield PatientBrowser(instance)
         instance.close()
 
 

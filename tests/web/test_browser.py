@@ -161,9 +161,7 @@ def test_skip_link_and_visible_focus(server_url: str, context_factory: Any) -> N
     page.goto(f"{server_url}/rules?lang=en")
     page.keyboard.press("Tab")
     # it slides into view (no motion when the person asks for none)
-    page.wait_for_function(
-        "() => document.activeElement.getBoundingClientRect().top >= 0", timeout=3000
-    )
+    page.wait_for_function("() => document.activeElement.getBoundingClientRect().top >= 0")
     focused = page.evaluate(
         "() => { const el = document.activeElement; const r = el.getBoundingClientRect();"
         " const s = getComputedStyle(el);"

@@ -7,6 +7,8 @@ from typing import Any
 
 import httpx
 
+from .conftest import WAIT
+
 # Runs before any page script (injected by the browser's debugging protocol, not by the page).
 COLLECT = """
 window.__violations = [];
@@ -20,7 +22,6 @@ def test_pages_run_under_the_content_security_policy(browser: Any, server_url: s
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.set_default_timeout(8000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.add_init_script(COLLECT)
@@ -29,7 +30,9 @@ def test_pages_run_under_the_content_security_policy(browser: Any, server_url: s
             answer is not None and "script-src 'self'" in answer.headers["content-security-policy"]
         )
         page.wait_for_selector("#create-form")
-        created = httpx.post(f"{server_url}/api/tables", json={"name": "Csp"}, timeout=10).json()
+        created = httpx.post(
+            f"{server_url}/api/tables", json={"name": "Csp"}, timeout=WAIT / 1000
+        ).json()
         page.goto(f"{server_url}/t/{created['table_id']}")
         # The page read its configuration and translations from data attributes and connected.
         page.wait_for_selector('#table-app[data-connection="open"]')

@@ -248,3 +248,36 @@ def test_parameter_then_cookie_then_header() -> None:
     assert negotiate("lt", "fi", "pl") == "lt"
     assert negotiate(None, "fi", "pl") == "fi"
     assert negotiate("xx", "yy", "pl") == "pl"
+
+
+# --- lists: each language's own separator, on the server and in the table's modules --------
+
+SEPARATORS = {"en": ", ", "fi": ", ", "pl": ", ", "lt": ", ", "ja": "、"}
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_lists_use_the_languages_own_separator(lang: str) -> None:
+    from cardverse.web.messages import join_list, refusal_text
+    from cardverse.web.table import table_config
+
+    t = translator(lang)
+    assert table_config("x", t)["listSeparator"] == SEPARATORS[lang]
+    assert join_list(["a", "b"], t) == f"a{SEPARATORS[lang]}b"
+    # a refusal naming the suits of a lock (R31)
+    said = refusal_text("outside_lock", {"suits": ["H", "S"]}, t)
+    hearts, spades = t.gettext("Hearts"), t.gettext("Spades")
+    assert f"{hearts}{SEPARATORS[lang]}{spades}" in said
+    for other in set(SEPARATORS.values()) - {SEPARATORS[lang]}:
+        assert f"{hearts}{other}{spades}" not in said
+
+
+def test_the_table_modules_join_no_list_with_a_fixed_separator() -> None:
+    """Lists in the table's words go through joinList (the page's language's separator)."""
+    js = Path(i18n.HERE) / "static" / "js"
+    fixed = [
+        f"{path.name}:{number}"
+        for path in sorted(js.glob("*.js"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"""\.join\(\s*["'`][,、]""", line)
+    ]
+    assert not fixed, fixed

@@ -243,7 +243,7 @@ def test_sheet_follows_the_options(client: TestClient) -> None:
 
 def test_R4_sheet_of_the_cardverse_preset(client: TestClient) -> None:
     text = _sheet_text(client, "preset=cardverse&players=5")
-    assert "The CardVerse preset locks these options: Equal plays, Straights, Jokers." in text
+    assert "The CardVerse preset locks these options: Equal plays, Straights and Jokers." in text
     assert "The CardVerse preset is for 3 to 6 players." in text
     assert "The player in the first seat leads the first round, with any play." in text  # R24
     # the points of the sheet the preset was modelled on

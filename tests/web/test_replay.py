@@ -146,8 +146,14 @@ def test_replays_are_limited_per_address_and_at_once() -> None:
     from cardverse.web.replay import REPLAYS_AT_ONCE, REPLAYS_BURST, ReplayLimits
 
     limits = ReplayLimits()
-    assert all(limits.take("10.0.0.1") for _ in range(REPLAYS_BURST))
-    assert not limits.take("10.0.0.1")  # that address waits
-    assert limits.take("10.0.0.2")  # another does not
+    for _ in range(REPLAYS_BURST):
+        assert limits.take("10.0.0.1")
+        limits.running -= 1  # made
+    assert not limits.may_send("10.0.0.1")  # that address waits
+    assert not limits.take("10.0.0.1")
+    assert limits.may_send("10.0.0.2") and limits.may_send("10.0.0.2")  # another does not ...
+    assert not limits.may_send("10.0.0.2")  # ... but sends two records at once at most
+    limits.done_reading("10.0.0.2")
+    assert limits.take("10.0.0.2")
     limits.running = REPLAYS_AT_ONCE
-    assert not limits.take("10.0.0.3")  # but nobody while as many are being made
+    assert not limits.take("10.0.0.3")  # nobody while as many are being made

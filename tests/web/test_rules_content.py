@@ -60,8 +60,8 @@ STRAIGHTS_FACTS = [
     "only a straight of the same length can follow it.",
     # R6, R7: no wrapping, no upper length, four of a straight are no four of a kind
     "Ranks run from 3 up to 2 and do not wrap around: K-A-2 is the highest straight of three, and "
-    "A-2-3 is no straight at all. A straight has no upper length. Four cards of a straight never "
-    "count as a four of a kind.",
+    "A-2-3 is no straight at all. A straight has no upper length, and the longer it is, the harder "
+    "it is to follow. Four cards of a straight never count as a four of a kind.",
     # R10: a higher top, in any suit; equal with equal plays
     "To beat a straight, play a straight of the same length with a higher top card, in any suit: "
     "the 6, 7 and 8 of clubs beat the 5, 6 and 7 of hearts. With equal plays, the same top card "
@@ -69,6 +69,11 @@ STRAIGHTS_FACTS = [
     # R14: a straight ending in a 2 does not clear
     "A straight never clears the pile because of its top card: even a straight that ends in a 2 "
     "leaves the trick open, and the next player may cover it.",
+    # R10 during a revolution: a lower bottom, or an equal one with equal plays
+    "During a revolution it goes the other way: a straight is beaten by one of the same length "
+    "with a lower bottom card, in any suit, and with equal plays the same bottom card is enough.",
+    # R11-R13, R20 unchanged
+    "Passing, winning a trick and going out work as in the standard game.",
 ]
 STRAIGHTS_ROWS = [
     ("What you may play", "A set", "A set or a straight"),
@@ -102,8 +107,8 @@ STRAIGHTS_ROWS = [
     (
         "With revolution",
         "Every set of four starts a revolution",
-        "During a revolution a straight is beaten by one with a lower bottom card; a straight of "
-        "four cards starts no revolution",
+        "During a revolution a straight is beaten by one with a lower bottom card, or the same "
+        "bottom card with equal plays; a straight of four cards starts no revolution",
     ),
     (
         "With eight clears the pile",
@@ -125,7 +130,8 @@ def test_R6_R7_R10_R14_straights_page_says_every_fact(client: TestClient, lang: 
     page = _page(client, "/rules/straights", lang)
     assert not _missing(_text(page), STRAIGHTS_FACTS, lang)
     expected = [tuple(_said(cell, lang) for cell in row) for row in STRAIGHTS_ROWS]
-    assert _rows(page) == expected
+    assert _rows(page)[: len(expected)] == expected
+    assert _rows(page)[-1][0] == _said("Other options", lang)  # R4: the other options
 
 
 # --- /rules/revolution -------------------------------------------------------------------
@@ -146,11 +152,17 @@ REVOLUTION_FACTS = [
     "reversed order.",
     # R5, R15, R18 with the other options
     "With jokers, a set of three and a joker is a set of four and starts a revolution, and a set "
-    "made only of jokers stays the highest play of its size. With straights, a straight is "
-    "beaten by one with a lower bottom card during a revolution, and straights never start one.",
+    "made only of jokers stays the highest play of its size. With straights, during a revolution "
+    "a straight is beaten by one with a lower bottom card, or the same bottom card where equal "
+    "plays allow it, and straights never start a revolution.",
     "Other options",
-    # R14 during a revolution, R19 for the exchange
-    "A set of 2s; during a revolution a set of 3s",
+    "Revolution works with all of them.",
+    # R10 during a revolution
+    "While a revolution lasts, every play must be lower than the one it covers, by the normal "
+    "order, or of the same rank where equal plays allow it.",
+    # R14 (its player leads next) and during a revolution, R19 for the exchange
+    "A set of 2s clears the pile, and its player leads the next trick",
+    "A set of 2s; during a revolution a set of 3s instead, and a set of 2s is the lowest set",
     "Still the normal order",
     "A higher set of four, or an equal one with equal plays",
     "The same, judged by the order in force before the new four",
@@ -248,16 +260,98 @@ SHEET_FACTS: list[Fact] = [
         "place at once; their cards leave the round unseen.",
     ),
     (
-        "R36",
+        "R36",  # min(k, cards held)
         lambda r: r.seven_pass,
-        "After a play holding 7s, its player gives as many cards of their choice to the next "
-        "player still holding cards; only the two of them see which. Then the trick goes on.",
+        "After a play holding 7s, its player gives one card of their choice for each 7 to the next "
+        "player still holding cards, or all their cards if they hold fewer. Only the two of them "
+        "see which cards; everyone sees how many. Then the trick goes on.",
     ),
+    (
+        "R40",  # the receiver may have passed
+        lambda r: r.seven_pass,
+        "The receiver may be a player who has passed in this trick; receiving does not bring them "
+        "back into it.",
+    ),
+    ("R36", lambda r: r.seven_pass, "Whoever gives away their last card goes out."),
+    (
+        "R40",  # natural 7s only
+        lambda r: r.seven_pass and r.jokers > 0,
+        "A joker standing for a 7 does not count as a 7.",
+    ),
+    ("R39", lambda r: r.seven_pass, "Everyone sees who owes a give and how many cards."),
     (
         "R37",
         lambda r: r.ten_discard,
-        "After a play holding 10s, its player discards as many cards of their choice, face up; "
-        "they leave the round.",
+        "After a play holding 10s, its player discards one card of their choice for each 10, or "
+        "all their cards if they hold fewer, face up: everyone sees them, and they leave the "
+        "round.",
+    ),
+    ("R37", lambda r: r.ten_discard, "Whoever discards their last card goes out."),
+    (
+        "R40",  # natural 10s only
+        lambda r: r.ten_discard and r.jokers > 0,
+        "A joker standing for a 10 does not count as a 10.",
+    ),
+    (
+        "R37",  # the give first, then the discard counts what is left (R40)
+        lambda r: r.ten_discard and r.seven_pass and r.straights,
+        "When one play holds both 7s and 10s, the give comes first, and the discard counts the "
+        "cards left after it.",
+    ),
+    ("R39", lambda r: r.ten_discard, "Everyone sees who owes a discard and how many cards."),
+    (
+        "R31",  # both plays without jokers
+        lambda r: r.suit_lock and r.jokers > 0,
+        "A lock needs two plays without jokers: a play holding a joker never starts one, and "
+        "neither does a play on a play holding a joker. Under a lock, a joker may stand in for a "
+        "card of a missing suit.",
+    ),
+    (
+        "R40",  # a lock binds a 3 of spades on a joker
+        lambda r: r.suit_lock and r.spade_three,
+        "A lock binds the 3 of spades played on a joker too.",
+    ),
+    ("R39", lambda r: r.suit_lock, "Everyone sees whether a lock is in force, and on which suits."),
+    (
+        "R32",  # judged by the order before it; a second jack changes nothing more
+        lambda r: r.jack_back,
+        "The play of jacks itself is judged by the order before it. A second play holding a jack "
+        "in the same trick changes nothing more.",
+    ),
+    (
+        "R40",  # natural jacks only
+        lambda r: r.jack_back and r.jokers > 0,
+        "A joker standing for a jack does not count as a jack.",
+    ),
+    (
+        "R32",  # revolution and jack back together: the normal order, so the 2s clear
+        lambda r: r.jack_back and r.revolution,
+        "During a revolution a jack back gives the normal order back until the trick ends, and "
+        "then a set of 2s clears the pile.",
+    ),
+    ("R39", lambda r: r.jack_back, "Everyone sees whether a jack back is in force."),
+    (
+        "R39",
+        lambda r: r.forbidden_finish,
+        "Everyone sees which places were taken by a forbidden finish.",
+    ),
+    ("R39", lambda r: r.downfall, "Everyone sees which places were taken by a downfall."),
+    (
+        "R40",  # a downfall by a give or a discard
+        lambda r: r.downfall and (r.seven_pass or r.ten_discard),
+        "This holds too when first place is taken by giving or discarding cards.",
+    ),
+    ("R39", lambda r: r.revolution, "Everyone sees whether a revolution is in force."),
+    (
+        "R1",  # the goal, both halves
+        lambda r: True,
+        "Be the first to play every card in your hand, and avoid being the last. The order in "
+        "which players go out gives each a title and points.",
+    ),
+    (
+        "R3",  # the normal order written out as well as drawn
+        lambda r: True,
+        "Suits do not matter. From the lowest to the highest, the ranks are: %(ranks)s.",
     ),
     (
         "R24",
@@ -310,22 +404,42 @@ SHEET_FACTS: list[Fact] = [
         "A joker stands in for any card of a set: 7-7-7-joker is four 7s.",
     ),
     (
-        "R10",  # one joker: nothing can cover it
-        lambda r: r.jokers == 1,
+        "R10",  # one joker: nothing can cover it (R33: but the 3 of spades)
+        lambda r: r.jokers == 1 and not r.spade_three,
         "The joker played alone beats every single card, and nothing can cover it.",
     ),
     (
+        "R33",
+        lambda r: r.jokers == 1 and r.spade_three,
+        "The joker played alone beats every other single card; only the 3 of spades played alone "
+        "can cover it.",
+    ),
+    (
         "R10",  # two jokers and equal plays: the other joker covers a lone one
-        lambda r: r.jokers == 2 and r.equal_plays,
+        lambda r: r.jokers == 2 and r.equal_plays and not r.spade_three,
         "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other set "
         "of its size. A joker alone can be covered only by the other joker; nothing can cover the "
         "pair of jokers.",
     ),
     (
+        "R33",  # R10 and R33 together: the other joker or the 3 of spades
+        lambda r: r.jokers == 2 and r.equal_plays and r.spade_three,
+        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other set "
+        "of its size. A joker alone can be covered only by the other joker or by the 3 of spades "
+        "played alone; nothing can cover the pair of jokers.",
+    ),
+    (
         "R10",
-        lambda r: r.jokers == 2 and not r.equal_plays,
+        lambda r: r.jokers == 2 and not r.equal_plays and not r.spade_three,
         "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other set "
         "of its size, and nothing can cover it.",
+    ),
+    (
+        "R33",
+        lambda r: r.jokers == 2 and not r.equal_plays and r.spade_three,
+        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other set "
+        "of its size. Only the 3 of spades played alone can cover a joker alone; nothing can cover "
+        "the pair of jokers.",
     ),
     (
         "R6",
@@ -474,9 +588,16 @@ SHEET_FACTS: list[Fact] = [
     ("R25", lambda r: not r.exchange, "No cards are exchanged between rounds."),
     (
         "R20",
-        lambda r: True,
+        lambda r: not (r.forbidden_finish or r.downfall),
         "Whoever plays their last card goes out and takes the next free place. When only one "
         "player still holds cards, the round ends and that player is last.",
+    ),
+    (
+        "R40",  # the last holder takes the one place left, not always the last
+        lambda r: r.forbidden_finish or r.downfall,
+        "Whoever plays their last card goes out and takes the next free place. When only one "
+        "player still holds cards, the round ends and that player takes the one place left, which "
+        "is not the last place when places were taken from the bottom.",
     ),
     (
         "R22",  # the results show the last round's places and the totals
@@ -492,8 +613,9 @@ SHEET_FACTS: list[Fact] = [
     (
         "R26",
         lambda r: True,
-        "You see your own hand, how many cards every other player holds, and every card played "
-        "this round.",
+        "You see your own hand, how many cards every other player holds, every card played this "
+        "round and by whom, every pass, who has gone out and their places, the points so far, "
+        "whose turn it is, and your own legal moves.",
     ),
     (
         "R27",  # computer players see only what a person in their seat would see
@@ -538,7 +660,27 @@ ALONE: list[dict[str, Any]] = [
     {"ten_discard": True},
 ]
 ALL_ON: dict[str, Any] = {"revolution": True, "straights": True, "jokers": 2, "eight_stop": True}
+# every house rule of section 10 at once (spade_three needs a joker)
+HOUSE_RULES: dict[str, Any] = {
+    "suit_lock": True,
+    "jack_back": True,
+    "spade_three": True,
+    "forbidden_finish": True,
+    "downfall": True,
+    "seven_pass": True,
+    "ten_discard": True,
+}
 TOGETHER: list[dict[str, Any]] = [
+    {**ALL_ON, **HOUSE_RULES},
+    {**ALL_ON, **HOUSE_RULES, "equal_plays": False},
+    {**HOUSE_RULES, "jokers": 1},
+    {**HOUSE_RULES, "jokers": 2, "revolution": True},
+    {"jokers": 2, "spade_three": True},
+    {"jokers": 2, "spade_three": True, "equal_plays": False},
+    {"jokers": 1, "spade_three": True, "suit_lock": True},
+    {"forbidden_finish": True, "downfall": True},
+    {"revolution": True, "jack_back": True, "jokers": 1},
+    {"seven_pass": True, "ten_discard": True, "straights": True, "jokers": 1, "downfall": True},
     ALL_ON,
     {**ALL_ON, "equal_plays": False, "jokers": 1, "first_lead": "first_seat"},
     {"straights": True, "eight_stop": True},
@@ -599,7 +741,7 @@ def test_sheet_explains_every_rule_in_force_and_none_that_is_off(
     locks = t.gettext(
         "The %(preset)s preset locks these options: %(options)s.",
         preset=t.gettext("CardVerse"),
-        options=", ".join(t.gettext(name) for name in ("Equal plays", "Straights", "Jokers")),
+        options=_joined([t.gettext(name) for name in ("Equal plays", "Straights", "Jokers")], lang),
     )
     text = text.replace(locks, "")
     for option, words in OFF_WORDS.items():
@@ -607,13 +749,30 @@ def test_sheet_explains_every_rule_in_force_and_none_that_is_off(
             assert words[lang].lower() not in text.lower(), f"{option} is off but mentioned"
 
 
+def _joined(items: list[str], lang: str, last: bool = True) -> str:
+    """A list as the language writes it (its separator, and its "and" before the last item)."""
+    t = translator(lang)
+    separator = t.pgettext("list separator", ", ")
+    if not last or len(items) < 2:
+        return separator.join(items)
+    return (
+        separator.join(items[:-1]) + t.pgettext("list, before its last item", " and ") + items[-1]
+    )
+
+
+def _rank_letters(ranks: list[str], lang: str) -> list[str]:
+    t = translator(lang)
+    return [t.pgettext("rank letter", rank) if rank in "JQKA" else rank for rank in ranks]
+
+
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_R3_sheet_writes_the_reversed_order_out(client: TestClient, lang: str) -> None:
     _, text = _sheet_parts(client, {**BASE, "revolution": True}, lang)
     t = translator(lang)
-    ranks = ", ".join(
-        t.pgettext("rank letter", rank) if rank in "JQKA" else rank
-        for rank in ["2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+    ranks = _joined(
+        _rank_letters(["2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"], lang),
+        lang,
+        last=False,
     )
     sentence = t.gettext(
         "During a revolution, from the lowest to the highest, the ranks are: %(ranks)s.",
@@ -697,3 +856,189 @@ def test_every_rules_page_says_its_facts(client: TestClient, path: str, lang: st
     assert not _missing(_text(page), OTHER_PAGE_FACTS[path], lang)
     if lang == "en":
         assert "in either order" not in page  # "either order" read as "any order" (issue 8)
+
+
+# --- the sheet: its top lines, the normal order as text, and no contradiction of R33/R40 ---
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_R3_sheet_writes_the_normal_order_out_and_draws_it(client: TestClient, lang: str) -> None:
+    page = _page(client, f"/rules/sheet?{_query(BASE)}", lang)
+    t = translator(lang)
+    ranks = _joined(
+        _rank_letters(["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"], lang),
+        lang,
+        last=False,
+    )
+    sentence = t.gettext(
+        "Suits do not matter. From the lowest to the highest, the ranks are: %(ranks)s.",
+        ranks=ranks,
+    )
+    assert sentence in _text(page)
+    # the same order drawn as cards right after the sentence
+    drawn = page.split(html.escape(sentence, quote=False), 1)[1].split("</figure>", 1)[0]
+    assert drawn.count("<svg") == 13
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("options", [{"preset": "cardverse", "players": 4}, {**BASE, **ALL_ON}])
+def test_sheet_starts_with_the_game_a_summary_and_ends_with_version_and_commit(
+    client: TestClient, options: dict[str, Any], lang: str
+) -> None:
+    from cardverse import __version__
+    from cardverse.web.site import source_commit
+
+    rules = Rules.make(**options)
+    page = _page(client, f"/rules/sheet?{_query(options)}", lang)
+    t = translator(lang)
+    sheet = page.split('<div class="rules-sheet">', 1)[1]
+    title = re.search(r'<p class="sheet-title">(.*?)</p>', sheet, re.S)
+    assert title and _text(title.group(1)) == t.pgettext("the game", "President")
+    summary = re.search(r'<p class="sheet-summary">(.*?)</p>', sheet, re.S)
+    assert summary
+    preset = {"cardverse": "CardVerse", "standard": "Standard"}[rules.preset]
+    on_off = {True: t.gettext("On"), False: t.gettext("Off")}
+    expected = " · ".join(
+        [
+            t.gettext("%(preset)s preset", preset=t.gettext(preset)),
+            t.gettext(
+                "%(option)s: %(value)s",
+                option=t.gettext("Revolution"),
+                value=on_off[rules.revolution],
+            ),
+            t.gettext(
+                "%(option)s: %(value)s",
+                option=t.gettext("Equal plays"),
+                value=on_off[rules.equal_plays],
+            ),
+            t.gettext("Version %(version)s", version=__version__),
+        ]
+    )
+    assert _text(summary.group(1)) == expected
+    assert sheet.index("sheet-summary") < sheet.index('id="sheet-options"')  # at the top
+    version = t.gettext(
+        "These are the rules of CardVerse %(version)s, commit %(commit)s.",
+        version=__version__,
+        commit=source_commit(),
+    )
+    assert html.escape(version, quote=False) in sheet.split('<p class="sheet-version">', 1)[1]
+
+
+# The sentences the sheet said before issue 27 that contradict the rule book when an option is
+# on: (the rule they break, when it is broken, the msgid).
+CONTRADICTIONS: list[Fact] = [
+    (
+        "R33",  # the 3 of spades alone covers a lone joker
+        lambda r: bool(r.spade_three) and r.jokers == 1,
+        "The joker played alone beats every single card, and nothing can cover it.",
+    ),
+    (
+        "R33",
+        lambda r: bool(r.spade_three) and r.jokers == 2,
+        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other set "
+        "of its size. A joker alone can be covered only by the other joker; nothing can cover the "
+        "pair of jokers.",
+    ),
+    (
+        "R33",
+        lambda r: bool(r.spade_three) and r.jokers == 2,
+        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other set "
+        "of its size, and nothing can cover it.",
+    ),
+    (
+        "R40",  # the last holder takes the one place left
+        lambda r: r.forbidden_finish or r.downfall,
+        "Whoever plays their last card goes out and takes the next free place. When only one "
+        "player still holds cards, the round ends and that player is last.",
+    ),
+]
+CONTRADICTION_TABLES: list[dict[str, Any]] = [
+    {**BASE, "jokers": 1, "spade_three": True},
+    {**BASE, "jokers": 2, "spade_three": True},
+    {**BASE, "jokers": 2, "spade_three": True, "equal_plays": False},
+    {**BASE, "forbidden_finish": True},
+    {**BASE, "downfall": True, "rounds": 3},
+    {**BASE, **ALL_ON, **HOUSE_RULES},
+    {**BASE, **ALL_ON, **HOUSE_RULES, "jokers": 1, "equal_plays": False},
+    {"preset": "daifugo", "players": 5},
+]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("options", CONTRADICTION_TABLES, ids=_name)
+def test_R33_R40_sheet_never_contradicts_the_rule_book(
+    client: TestClient, options: dict[str, Any], lang: str
+) -> None:
+    rules = Rules.make(**options)
+    _, text = _sheet_parts(client, options, lang)
+    broken = [msgid for rule, when, msgid in CONTRADICTIONS if when(rules)]
+    assert broken  # every table here has an option on that one of them contradicts
+    for msgid in broken:
+        assert _said(msgid, lang) not in text, msgid
+    # and what the sheet says instead names the 3 of spades / the place left
+    if rules.spade_three:
+        three = translator(lang).gettext(
+            "The 3 of spades played alone beats a lone joker, in either order, and clears the pile."
+        )
+        assert three in text
+    if rules.forbidden_finish or rules.downfall:
+        assert _said(SHEET_FACTS_BY_RULE_R40_PLACE, lang) in text
+
+
+SHEET_FACTS_BY_RULE_R40_PLACE = (
+    "Whoever plays their last card goes out and takes the next free place. When only one player "
+    "still holds cards, the round ends and that player takes the one place left, which is not the "
+    "last place when places were taken from the bottom."
+)
+
+
+# --- lists are joined the way each language writes them ---------------------------------
+
+LIST_PAGES: list[tuple[str, Callable[[str], list[str]], bool]] = [
+    # (page, the list's items in a language, whether the list ends with "and")
+    (
+        "/rules/sheet?preset=cardverse&players=4",
+        lambda lang: [
+            translator(lang).gettext(name) for name in ("Equal plays", "Straights", "Jokers")
+        ],
+        True,
+    ),
+    (
+        "/rules/sheet?preset=standard&players=4&revolution=on",
+        lambda lang: _rank_letters(
+            ["2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"], lang
+        ),
+        False,
+    ),
+    (
+        "/rules/straights",
+        lambda lang: [
+            translator(lang).gettext(name)
+            for name in ("Number of rounds", "Equal plays", "Revolution")
+        ],
+        False,  # the first three items of the "Other options" list
+    ),
+    (
+        "/rules/revolution",
+        lambda lang: _rank_letters(["2", "A", "K", "Q"], lang),
+        False,  # the first items of the reversed order under the cards
+    ),
+]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("path, items, last", LIST_PAGES)
+def test_lists_are_joined_with_the_pages_own_language_separator(
+    client: TestClient, path: str, items: Callable[[str], list[str]], last: bool, lang: str
+) -> None:
+    text = _text(_page(client, path, lang))
+    words = items(lang)
+    assert _joined(words, lang, last) in text
+    for other in LANGUAGES:
+        foreign = _joined(words, other, last)
+        if foreign != _joined(words, lang, last):
+            assert foreign not in text, f"{lang} page joins a list the {other} way"
+    if lang == "ja":
+        assert "、".join(words[:2]) in text
+    else:
+        assert "、" not in text

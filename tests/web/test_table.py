@@ -19,10 +19,11 @@ from starlette.testclient import TestClient
 from cardverse.web import web_routes
 from cardverse.web.i18n import LANGUAGES
 
+from .conftest import LONG_WAIT, WAIT
 from .test_browser import CONTRAST, ENGLISH_WORDS, SIZES, VISIBLE_TEXT, _english_strings
 
 APP = "#table-app"
-WAIT = 8000  # ms: the longest any single step may take
+# WAIT: the longest any single step may take (ms, the browser's default, see conftest.py)
 
 
 @pytest.fixture
@@ -34,7 +35,6 @@ def contexts(browser: Any) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         made.append(context)
         page = context.new_page()
-        page.set_default_timeout(WAIT)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors  # type: ignore[attr-defined]
@@ -75,6 +75,13 @@ def focused_card(page: Any) -> str | None:
 def wait_for(page: Any, condition: str, timeout: int = WAIT) -> None:
     # A function, not an expression: the page's Content-Security-Policy forbids eval.
     page.wait_for_function(f"() => ({condition})", timeout=timeout)
+
+
+def focus_shown(page: Any, selector: str) -> None:
+    """Put the keyboard focus on an element once the page shows it (a hidden one takes no
+    focus, and the keys typed next would go nowhere)."""
+    page.locator(selector).wait_for(state="visible")
+    page.focus(selector)
 
 
 def visible_text(page: Any) -> str:
@@ -135,12 +142,24 @@ def take_turn(page: Any, keys: bool) -> bool:
     return True
 
 
-def play_to_the_end(pages: list[tuple[Any, bool]], limit: float = 90.0, on_turn: Any = None) -> int:
+def changed_or_over(page: Any, v: str) -> str:
+    """The page's condition for "the game moved on from state v" (or is over)."""
+    return (
+        f"document.querySelector('{APP}').dataset.v !== '{v}'"
+        f" || document.querySelector('{APP}').dataset.game === 'game_over'"
+    )
+
+
+def play_to_the_end(
+    pages: list[tuple[Any, bool]], limit: float = LONG_WAIT / 1000 * 3, on_turn: Any = None
+) -> int:
     """Everyone plays until every page shows the game is over; returns the turns taken."""
     deadline = time.monotonic() + limit
     turns = 0
     while not all(data(page, "game") == "game_over" for page, _ in pages):
         assert time.monotonic() < deadline, "the game did not end in time"
+        first = pages[0][0]
+        v = data(first, "v")
         acted = False
         for page, keys in pages:
             if take_turn(page, keys):
@@ -149,7 +168,8 @@ def play_to_the_end(pages: list[tuple[Any, bool]], limit: float = 90.0, on_turn:
                 if on_turn is not None:
                     on_turn(turns)
         if not acted:
-            time.sleep(0.03)
+            # nobody here is on turn: a computer player moves, or the next round comes
+            wait_for(first, changed_or_over(first, v))
     return turns
 
 
@@ -192,7 +212,7 @@ def test_two_people_and_two_computers_play_a_whole_game(
 
     # A friend opens the link in another browser and sits down, with the keyboard only.
     guest.goto(link)
-    guest.focus("#sit-name")
+    focus_shown(guest, "#sit-name")  # shown once the table's seats have come
     guest.keyboard.type("Bo")
     guest.keyboard.press("Enter")
     wait_for(guest, f"document.querySelector('{APP}').dataset.seated === 'true'")
@@ -298,13 +318,26 @@ def a_dropped_connection_comes_back(page: Any) -> None:
                 }
             });
             window.handWatch.observe(hand, { childList: true });
+            // what the page shows at each change of the connection (a busy machine may
+            // reconnect before the test looks)
+            const app = document.querySelector('#table-app');
+            const banner = document.querySelector('#connection');
+            window.connectionSeen = [];
+            window.connectionWatch = new MutationObserver(() => {
+                window.connectionSeen.push({
+                    status: app.dataset.connection,
+                    banner: banner.checkVisibility() ? banner.textContent : null,
+                });
+            });
+            window.connectionWatch.observe(app, { attributeFilter: ['data-connection'] });
         }"""
     )
     page.evaluate("window.cardverseTable.drop()")
-    assert data(page, "connection") == "reconnecting"
-    assert page.is_visible("#connection")
-    assert "Reconnecting" in page.inner_text("#connection")
     wait_for(page, f"document.querySelector('{APP}').dataset.connection === 'open'")
+    seen = page.evaluate("window.connectionSeen")
+    page.evaluate("window.connectionWatch.disconnect()")
+    assert seen and seen[0]["status"] == "reconnecting", seen
+    assert "Reconnecting" in (seen[0]["banner"] or ""), seen
     wait_for(page, "!document.querySelector('#connection').checkVisibility()")
     wait_for(page, "!window.cardverseTable.rejoining()")
     page.evaluate("window.handWatch.disconnect()")
@@ -432,7 +465,8 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
         "seat": 0, "rules": full_rules, "round": 1, "phase": "play",
         "hand": ["3C", "7H", "RJ", "BJ"], "hand_counts": [4, 18, 18], "turn": 0, "leader": 0,
         "trick": [], "history": [], "passed": [], "finished": [], "revolution": False,
-        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
+        "reversed_order": False, "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [],
+        "exchange_pairs": [],
         "legal_moves": moves,
     }  # fmt: skip
     table = {
@@ -469,7 +503,6 @@ def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
     first = contexts("phone")
     link = create_table(first, server_url, "en", "Ada")
     second = first.context.new_page()
-    second.set_default_timeout(WAIT)
     second.goto(link)
     wait_for(second, f"document.querySelector('{APP}').dataset.seated === 'true'")
     wait_for(first, f"document.querySelector('{APP}').dataset.connection === 'replaced'")

@@ -8,7 +8,17 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .test_table import APP, check_page, contexts, create_table, data, wait_for  # noqa: F401
+from .conftest import LONG_WAIT, WAIT
+from .test_table import (  # noqa: F401
+    APP,
+    changed_or_over,
+    check_page,
+    contexts,
+    create_table,
+    data,
+    focus_shown,
+    wait_for,
+)
 
 
 def _legal(page: Any) -> list[dict[str, Any]]:
@@ -43,7 +53,7 @@ def _suggest_and_follow(page: Any, *, keys: bool) -> str:
     v = data(page, "v")
     legal = _legal(page)
     if keys:
-        page.focus("#suggest-button")
+        focus_shown(page, "#suggest-button")
         page.keyboard.press("Enter")
     else:
         page.click("#suggest-button")
@@ -78,11 +88,11 @@ def test_suggest_highlights_a_legal_play_and_the_auto_pass_passes_alone(
     page = contexts("desktop", reduced_motion="reduce")
     create_table(page, server_url, "en", "Ada")
     _start_with_computers(page)
-    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", 20000)
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", LONG_WAIT)
     assert page.get_by_role("button", name="Suggest").is_visible()
     suggested = _suggest_and_follow(page, keys=True)
     # Once more, for the screenshots: the suggested play stands highlighted.
-    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", 20000)
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", LONG_WAIT)
     page.click("#suggest-button")
     wait_for(page, f"document.querySelector('{APP}').dataset.suggested !== ''")
     page.screenshot(path=str(artifacts / "hints-suggestion-desktop.png"), full_page=True)
@@ -97,7 +107,7 @@ def test_suggest_highlights_a_legal_play_and_the_auto_pass_passes_alone(
     assert switch.get_attribute("aria-pressed") == "true"
     chosen_passes = suggested == "pass"
     games = 1
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + LONG_WAIT / 1000 * 3
     while True:
         assert time.monotonic() < deadline, "the games did not end in time"
         if data(page, "game") == "game_over":
@@ -109,11 +119,13 @@ def test_suggest_highlights_a_legal_play_and_the_auto_pass_passes_alone(
             wait_for(page, f"document.querySelector('{APP}').dataset.v !== '{v}'")
             games += 1
             continue
+        v = data(page, "v")
         if data(page, "my-turn") != "true":
-            time.sleep(0.03)
+            wait_for(page, changed_or_over(page, v))  # another player's move, or the end
             continue
         if all(move["action"] == "pass" for move in _legal(page)):
-            time.sleep(0.03)  # the switch passes for the page: it must not wait for a click
+            # the switch passes for the page: it must not wait for a click
+            wait_for(page, changed_or_over(page, v))
             continue
         chosen_passes += _suggest_and_follow(page, keys=False) == "pass"
     auto_passes = page.evaluate("window.cardverseTable.state.autoPasses || 0")
@@ -172,7 +184,9 @@ def test_the_rules_sheet_says_whether_hints_are_on_in_every_language(server_url:
             assert on != HINTS_ON and off != HINTS_OFF, lang
         for query, present, absent in (("&hints=1", on, off), ("&hints=0", off, on)):
             url = f"{server_url}/rules/sheet/part?preset=standard&players=4{query}&lang={lang}"
-            text = html.unescape(httpx.get(url, timeout=10).text)
+            text = html.unescape(httpx.get(url, timeout=WAIT / 1000).text)
             assert present in text and absent not in text, (lang, query)
-        plain = httpx.get(f"{server_url}/rules/sheet?preset=standard&lang={lang}", timeout=10)
+        plain = httpx.get(
+            f"{server_url}/rules/sheet?preset=standard&lang={lang}", timeout=WAIT / 1000
+        )
         assert on not in html.unescape(plain.text) and off not in html.unescape(plain.text)

@@ -28,8 +28,9 @@ def _view(rules: dict[str, Any], **changes: Any) -> dict[str, Any]:
         "history": [{"trick": 0, "seat": 0, "action": "play", "cards": ["7C"]}],
         "passed": [], "finished": [], "round_places": [-1, -1, -1], "from_bottom": [],
         "fallen": [], "out_of_play": [0, 0, 0], "discarded": [], "revolution": False,
-        "jack_back": False, "lock": [], "owed": None, "points": [0, 0, 0], "places": [],
-        "titles": {}, "exchange": [], "exchange_pairs": [], "gives": [], "legal_moves": [],
+        "jack_back": False, "reversed_order": False, "lock": [], "owed": None,
+        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
+        "gives": [], "legal_moves": [],
     }  # fmt: skip
     view.update(changes)
     return view
@@ -95,7 +96,7 @@ def test_R36_a_seven_pass_is_chosen_and_given(server_url: str, contexts: Any) ->
     wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
     assert page.inner_text("#play-button") == "Give"
     assert page.is_hidden("#pass-button")
-    assert "Choose 1 card to give to Bo." in page.inner_text("#note")
+    assert page.inner_text("#game-status") == "Your turn: give 1 card to Bo."
     assert "Give 1 card to Bo." in page.inner_text("#log")
     page.click('#hand .hand-card[data-card="3C"]')
     assert data(page, "selection") == "ready"
@@ -138,7 +139,8 @@ def test_R39_lock_and_jack_back_are_shown_and_finishes_told(server_url: str, con
         {"seat": 1, "action": "play", "cards": ["5H"]},
         {"seat": 2, "action": "play", "cards": ["JH"]},
     ]
-    view = _view(rules, trick=trick, turn=0, jack_back=True, lock=["H"], legal_moves=[
+    view = _view(rules, trick=trick, turn=0, jack_back=True, reversed_order=True, lock=["H"],
+        legal_moves=[
         {"action": "play", "cards": ["3C"]}, {"action": "pass"}])  # fmt: skip
     events = [
         {"event": "play", "seat": 1, "cards": ["5H"]},

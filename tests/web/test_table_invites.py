@@ -13,7 +13,14 @@ from PIL import Image
 
 from cardverse.server.invites import invite_code_for, show_code
 
-from .test_table import APP, check_page, contexts, create_table, wait_for  # noqa: F401
+from .test_table import (  # noqa: F401
+    APP,
+    check_page,
+    contexts,
+    create_table,
+    focus_shown,
+    wait_for,
+)
 
 
 def _decode_qr(page: Any) -> list[str]:
@@ -35,7 +42,7 @@ def test_the_code_and_the_qr_code_bring_a_friend_to_the_table(
     assert host.get_by_role("button", name="Copy link").is_visible()
 
     # The QR code, opened by keyboard, decodes to the share link.
-    host.focus("#qr-details summary")
+    focus_shown(host, "#qr-details summary")
     host.keyboard.press("Enter")
     wait_for(host, "document.querySelector('#qr-details').open")
     wait_for(host, "document.querySelector('#qr-code').complete")

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .test_table import APP, check_page, contexts, create_table, wait_for  # noqa: F401
+from .test_table import (  # noqa: F401
+    APP,
+    check_page,
+    contexts,
+    create_table,
+    focus_shown,
+    wait_for,
+)
 
 SEATED = f"document.querySelector('{APP}').dataset.seated === 'true'"
 NOT_SEATED = f"document.querySelector('{APP}').dataset.seated === 'false'"
@@ -36,7 +43,7 @@ def test_the_host_moves_a_guest_hands_over_by_leaving_and_a_guest_leaves_and_com
     check_page(host, "the host's lobby")
 
     # The host leaves by keyboard: Bo is the host now, and is told so.
-    host.focus("#leave-button")
+    focus_shown(host, "#leave-button")
     host.keyboard.press("Enter")
     wait_for(host, NOT_SEATED)
     wait_for(

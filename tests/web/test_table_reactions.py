@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .test_table import APP, check_page, contexts, create_table, wait_for  # noqa: F401
+from .test_table import (  # noqa: F401
+    APP,
+    check_page,
+    contexts,
+    create_table,
+    focus_shown,
+    wait_for,
+)
 
 SEATED = f"document.querySelector('{APP}').dataset.seated === 'true'"
 
@@ -119,7 +126,7 @@ def test_reactions_reach_everyone_and_can_be_muted(
     for page in (host, watcher):
         _watch_bubble(page, _bubble(1), "Well played", 1)
     _watch_bubble(guest, ".me-bar .reaction-bubble", "Well played", None)
-    guest.focus("#reaction-bar summary")
+    focus_shown(guest, "#reaction-bar summary")
     guest.keyboard.press("Enter")
     well_played = guest.get_by_role("button", name="Well played")
     well_played.focus()

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from .test_browser import CONTRAST
-from .test_table import APP, WAIT, wait_for
+from .test_table import APP, wait_for
 
 SIZES = {
     "360x640": (360, 640),
@@ -237,7 +237,6 @@ def test_every_phase_fits_one_screen_at_every_size(
     shots.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 360, "height": 640})
     page = context.new_page()
-    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
@@ -267,7 +266,7 @@ def test_every_phase_fits_one_screen_at_every_size(
         each_size("lobby", host_lobby, {})
 
         page.click("#start-button")
-        wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", timeout=15000)
+        wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
         each_size("play", {**GAME_PARTS, **chips(players)}, {})
 
         state = page.evaluate("window.cardverseTable.state.state")
@@ -315,11 +314,10 @@ def test_a_joker_is_drawn_where_it_stands(server_url: str, browser: Any) -> None
     rank; in a set it is drawn beside the natural cards. The play to beat is highlighted."""
     context = browser.new_context(viewport={"width": 360, "height": 640})
     page = context.new_page()
-    page.set_default_timeout(WAIT)
     try:
         open_table(page, server_url, 3, {"jokers": 2, "straights": True})
         page.click("#start-button")
-        wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", timeout=15000)
+        wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
         state = page.evaluate("window.cardverseTable.state.state")
         state["v"] += 1000
         state["events"] = []

@@ -7,7 +7,7 @@ import { cardsShort } from "./table-cards.js";
 import { $, cardRow, el } from "./table-dom.js";
 import { announce, describeEvent } from "./table-narration.js";
 import { renderScoreSheet } from "./table-results.js";
-import { S, config, seatName } from "./table-state.js";
+import { S, config, dispatch, seatName } from "./table-state.js";
 
 const root = $("replay");
 const place = config.replay || {};
@@ -55,17 +55,19 @@ function where(step) {
 function show(answer) {
   game = answer;
   // the seats as the live table names them (computer players as "Computer 2")
-  S.table = {
-    seats: answer.players.map((player, seat) => ({
-      seat,
-      kind: player.ai ? "bot" : "human",
-      name: player.name,
-      level: player.ai || null,
-    })),
-  };
-  S.seat = null;
-  S.view = { points: answer.score.totals }; // what the score sheet reads
-  S.score = answer.score;
+  dispatch({
+    type: "replay",
+    table: {
+      seats: answer.players.map((player, seat) => ({
+        seat,
+        kind: player.ai ? "bot" : "human",
+        name: player.name,
+        level: player.ai || null,
+      })),
+    },
+    view: { points: answer.score.totals }, // what the score sheet reads
+    score: answer.score,
+  });
   sentences = answer.steps.map(stepSentence);
   $("replay-log").replaceChildren(
     ...answer.steps.map((step, index) =>
@@ -120,7 +122,7 @@ function seatItem(step, seat) {
       out >= 0 ? el("span", { class: "badge", text: t("Out: place %(place)s", { place: out + 1 }) }) : null,
       el("span", { class: "hint", text: tn("%(num)s point", "%(num)s points", step.points[seat]) }),
     ),
-    cards.length ? cardRow(cards, label, { revolution: step.revolution }) : el("p", { class: "hint", text: label }),
+    cards.length ? cardRow(cards, label, { revolution: step.reversed_order }) : el("p", { class: "hint", text: label }),
   );
 }
 
@@ -140,7 +142,7 @@ export function go(index, speak = true) {
           "li",
           { class: "trick-play" },
           el("span", { class: "trick-who", text: seatName(entry.seat) }),
-          cardRow(entry.cards, cardsShort(entry.cards), { jokers: entry.jokers, revolution: step.revolution }),
+          cardRow(entry.cards, cardsShort(entry.cards), { jokers: entry.jokers, revolution: step.reversed_order }),
         ),
       ),
   );

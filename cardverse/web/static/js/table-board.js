@@ -2,7 +2,7 @@
 // screens, in seat order), the pile with the play to beat, a won trick shown a moment before it
 // is swept away, the exchange and the round's results in the pile area, and the turn timer.
 import { t, tn } from "./i18n.js";
-import { cardsShort, playWords } from "./table-cards.js";
+import { cardsShort, joinList, playWords } from "./table-cards.js";
 import { $, cardRow, el } from "./table-dom.js";
 import { sweep } from "./table-motion.js";
 import { takenWords } from "./table-narration.js";
@@ -80,7 +80,7 @@ export function renderPlayers() {
         ),
         state.text ? el("span", { class: "player-state", text: state.text }) : null,
         seat.kind === "bot" ? el("span", { class: "player-level", text: levelName(seat.level) }) : null,
-        extra.length ? el("span", { class: "player-extra", text: extra.join(", ") }) : null,
+        extra.length ? el("span", { class: "player-extra", text: joinList(extra) }) : null,
         timed ? el("span", { class: "timer", role: "timer", "data-timer": "1" }) : null,
       ),
       timed ? el("span", { class: "countdown", "aria-hidden": "true" }, el("span", { class: "countdown-bar" })) : null,
@@ -154,10 +154,11 @@ export function renderPile() {
   if (!items.length) {
     let text = "";
     if (view.phase === "play" && view.turn !== null) {
+      // a seated person's status line says who leads; a spectator has none
       text =
-        view.turn === S.seat
-          ? t("The table is empty: you lead.")
-          : t("The table is empty: %(name)s leads.", { name: seatName(view.turn) });
+        S.seat === null
+          ? t("The table is empty: %(name)s leads.", { name: seatName(view.turn) })
+          : t("The table is empty.");
     }
     if (view.phase === "exchange") text = t("The card exchange comes first.");
     if (text) items.push(el("li", { class: "trick-empty", text }));
@@ -185,7 +186,6 @@ export function renderTaken() {
         box.classList.remove("is-sweeping");
       });
     }
-    if (taken && now >= taken.until) S.taken = null;
     return;
   }
   const stamp = JSON.stringify([taken.seat, taken.cleared, taken.play, taken.until]);
@@ -291,8 +291,9 @@ export function renderRoundResults() {
   $("round-results-body").replaceChildren(...roundRows(data.places, data.titles, data.roundPoints, data.totals));
 }
 
-export function renderTimer() {
-  const left = timeLeftMs();
+// The turn timers by the server's clock now (`serverNow`, ms); returns the seconds left.
+export function renderTimer(serverNow) {
+  const left = timeLeftMs(serverNow);
   const seconds = left === null ? null : Math.ceil(left / 1000);
   const total = S.table && S.table.turn_timer ? S.table.turn_timer * 1000 : null;
   for (const node of document.querySelectorAll("[data-timer]")) {

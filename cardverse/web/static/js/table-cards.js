@@ -10,7 +10,13 @@ const JOKERS = ["RJ", "BJ"];
 let names = { cards: {}, ranks: {} };
 
 export function setNames(config) {
-  names = { cards: config.cards || {}, ranks: config.ranks || {} };
+  names = { cards: config.cards || {}, ranks: config.ranks || {}, separator: config.listSeparator || ", " };
+}
+
+// A list in the page's language: its items joined by the language's separator (", " in
+// English, "、" in Japanese: the catalog entry the rules pages join their lists with).
+export function joinList(items) {
+  return items.join(names.separator);
 }
 
 export function isJoker(code) {
@@ -99,7 +105,7 @@ function straightWords(move) {
     t("%(joker)s as %(rank)s", { joker: cardShort(joker), rank: rankShort(rank) }),
   );
   const text = ordered.map(cardShort).join(" ");
-  return parts.length ? `${text} (${parts.join(", ")})` : text;
+  return parts.length ? `${text} (${joinList(parts)})` : text;
 }
 
 // A play in words, saying whether it is a set or a straight: "Straight: 5♥ 6♥ 7♥".

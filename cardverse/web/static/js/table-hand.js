@@ -6,7 +6,7 @@ import { t, tn } from "./i18n.js";
 import { cardLabel, cardsShort, describeMove, exactMoves, playWords, playableCards, sortCards } from "./table-cards.js";
 import { $, cardImage, el } from "./table-dom.js";
 import { announce } from "./table-narration.js";
-import { S, giveCount, hooks, legalMoves, myTurn, owedByMe, reversedOrder, seatName, seatNames } from "./table-state.js";
+import { S, dispatch, giveCount, legalMoves, myTurn, owedByMe, reversedOrder, seatName, seatNames } from "./table-state.js";
 
 export const MIN_HIT = 44; // px of every card that a finger can reach
 const RAISE = 16; // px a chosen card rises
@@ -60,7 +60,8 @@ export function showNote(text, urgent = false) {
   if (urgent) announce(text, true);
 }
 
-export async function play() {
+// The controls below are given `io`: {send (a numbered move), sendRaw, render}.
+export async function play(io) {
   if (!S.view || S.busy) return;
   if (!myTurn()) {
     if (S.view.phase === "play" && S.view.turn !== null && S.seat !== null) {
@@ -77,8 +78,8 @@ export async function play() {
       showNote(await errorText(code, { count: giveCount() }), true);
       return;
     }
-    S.selected.clear();
-    hooks.send(owed ? owed.kind : "give", { cards: moves[0].cards });
+    dispatch({ type: "clear-choice" });
+    io.send(owed ? owed.kind : "give", { cards: moves[0].cards });
     return;
   }
   if (!codes.length) {
@@ -87,10 +88,10 @@ export async function play() {
   }
   const moves = exactMoves(legalMoves(), S.selected);
   if (moves.length === 1) {
-    playMove(moves[0]);
+    playMove(moves[0], io);
   } else if (moves.length > 1) {
-    S.choices = moves;
-    hooks.render();
+    dispatch({ type: "choices", moves });
+    io.render();
     const first = document.querySelector("#choices button");
     if (first) first.focus();
     announce(t("These cards can be played in more than one way: choose one."));
@@ -100,16 +101,15 @@ export async function play() {
   }
 }
 
-export function playMove(move) {
+export function playMove(move, io) {
   const fields = { cards: move.cards };
   if (move.jokers && Object.keys(move.jokers).length) fields.jokers = move.jokers;
-  S.selected.clear();
-  S.choices = null;
-  hooks.send("play", fields);
+  dispatch({ type: "clear-choice" });
+  io.send("play", fields);
   $("hand").querySelector("[tabindex='0']")?.focus();
 }
 
-export async function pass() {
+export async function pass(io) {
   if (!S.view || S.busy || S.view.phase !== "play") return;
   if (!myTurn()) {
     if (S.view.turn !== null && S.seat !== null) {
@@ -121,63 +121,49 @@ export async function pass() {
     showNote(await errorText("pass_on_lead", {}), true);
     return;
   }
-  S.selected.clear();
-  S.choices = null;
-  hooks.send("pass");
+  dispatch({ type: "clear-choice" });
+  io.send("pass");
 }
 
-export function clearChoice() {
-  S.selected.clear();
-  S.choices = null;
-  hooks.render();
+export function clearChoice(io) {
+  dispatch({ type: "clear-choice" });
+  io.render();
   updateNote();
 }
 
-function toggle(code) {
-  if (S.selected.has(code)) S.selected.delete(code);
-  else S.selected.add(code);
-  S.choices = null;
-  renderHand();
+function toggle(code, io) {
+  dispatch({ type: "toggle-card", code });
+  renderHand(io);
   renderActions();
-  renderChoices();
+  renderChoices(io);
   updateNote();
 }
+
+let noteAsked = 0; // the notes asked so far: an answer for an older choice is dropped
 
 // Says what the chosen cards would do: a play, or why not (in words, from the engine).
 export async function updateNote() {
-  const asked = ++S.noteAsked;
+  noteAsked += 1;
+  const asked = noteAsked;
   const codes = [...S.selected];
   if (!S.view) return;
   if (!myTurn()) {
     showNote(codes.length ? t("Chosen: %(cards)s", { cards: cardsShort(codes) }) : "");
     return;
   }
-  if (S.view.phase === "exchange") {
-    const moves = exactMoves(legalMoves(), S.selected);
-    showNote(
-      moves.length
-        ? t("Give back %(cards)s: press Give back.", { cards: cardsShort(codes) })
-        : tn("Choose %(num)s card to give back.", "Choose %(num)s cards to give back.", giveCount()),
-    );
-    return;
-  }
+  // A give-back, a seven pass or a ten discard: the status line says how many cards and to
+  // whom; the note says what the chosen cards are, then what the button will do with them.
   const owed = owedByMe();
-  if (owed) {
+  if (S.view.phase === "exchange" || owed) {
     const ready = exactMoves(legalMoves(), S.selected).length > 0;
-    const name = owed.receiver === null ? "" : seatName(owed.receiver);
-    if (owed.kind === "give") {
-      showNote(
-        ready
-          ? t("Give %(cards)s to %(name)s: press Give.", { cards: cardsShort(codes), name })
-          : tn("Choose %(num)s card to give to %(name)s.", "Choose %(num)s cards to give to %(name)s.", owed.count, { name }),
-      );
-    } else {
-      showNote(
-        ready
-          ? t("Discard %(cards)s face up: press Discard.", { cards: cardsShort(codes) })
-          : tn("Choose %(num)s card to discard.", "Choose %(num)s cards to discard.", owed.count),
-      );
-    }
+    const cards = cardsShort(codes);
+    if (!codes.length) showNote("");
+    else if (!ready) showNote(t("Chosen: %(cards)s", { cards }));
+    else if (!owed) showNote(t("Give back %(cards)s: press Give back.", { cards }));
+    else if (owed.kind === "give") {
+      const name = owed.receiver === null ? "" : seatName(owed.receiver);
+      showNote(t("Give %(cards)s to %(name)s: press Give.", { cards, name }));
+    } else showNote(t("Discard %(cards)s face up: press Discard.", { cards }));
     return;
   }
   if (!codes.length) {
@@ -194,7 +180,7 @@ export async function updateNote() {
     return;
   }
   const answer = await refusalText(codes);
-  if (asked !== S.noteAsked) return; // the choice changed meanwhile
+  if (asked !== noteAsked) return; // the choice changed meanwhile
   showNote(answer.text);
 }
 
@@ -203,12 +189,20 @@ export async function updateNote() {
 const handButtons = new Map();
 let focusedCode = null;
 
-function handButton(code) {
+// A card's name says first what the card shows ("4D", "★Joker"), then the card in words, so
+// that a voice-control user can say what they see (WCAG 2.5.3, label in name).
+function handCardName(code, image) {
+  const shown = [...image.querySelectorAll("text")].map((node) => node.textContent).join("");
+  return shown ? `${shown} ${cardLabel(code)}` : cardLabel(code);
+}
+
+function handButton(code, io) {
   let button = handButtons.get(code);
   if (button) return button;
   const image = cardImage(code);
   image.setAttribute("aria-hidden", "true");
   image.removeAttribute("role");
+  image.querySelector("title")?.remove(); // the button's own name says it
   button = el(
     "button",
     {
@@ -216,11 +210,11 @@ function handButton(code) {
       class: "hand-card",
       "data-card": code,
       "aria-pressed": "false",
-      "aria-label": cardLabel(code),
+      "aria-label": handCardName(code, image),
       tabindex: "-1",
       onclick: () => {
         focusCard(code);
-        toggle(code);
+        toggle(code, io);
       },
     },
     image,
@@ -261,7 +255,7 @@ function fanLayout(count, width, cardWidth) {
   return { places, height: TOP + (rows - 1) * rowStep + cardHeight + 2, step, rowStep, rows };
 }
 
-export function renderHand() {
+export function renderHand(io) {
   const view = S.view;
   const hand = $("hand");
   const order = sortCards(view.hand, reversedOrder());
@@ -273,7 +267,7 @@ export function renderHand() {
     }
   }
   const current = [...hand.children].map((b) => b.dataset.card);
-  if (current.join() !== order.join()) hand.replaceChildren(...order.map(handButton));
+  if (current.join() !== order.join()) hand.replaceChildren(...order.map((code) => handButton(code, io)));
   const turn = myTurn();
   const playable = turn ? playableCards(legalMoves(), S.selected) : new Set();
   if (!order.includes(focusedCode)) focusedCode = order[0] ?? null;
@@ -282,7 +276,7 @@ export function renderHand() {
   hand.style.height = order.length ? `${layout.height}px` : "0px";
   hand.dataset.rows = String(layout.rows);
   order.forEach((code, index) => {
-    const button = handButton(code);
+    const button = handButton(code, io);
     const chosen = S.selected.has(code);
     const place = layout.places[index];
     button.style.left = `${place.left.toFixed(1)}px`;
@@ -311,7 +305,9 @@ export function renderActions() {
   else playButton.textContent = t("Play");
   const canPass = turn && !exchange && !owed && legalMoves().some((m) => m.action === "pass");
   const out = view.finished.includes(S.seat) || view.hand.length === 0;
-  $("actions").hidden = out || view.phase === "round_over" || view.phase === "game_over";
+  // nothing to do in the card exchange (someone else gives back): no grey Give back either
+  const waiting = exchange && !turn;
+  $("actions").hidden = out || waiting || view.phase === "round_over" || view.phase === "game_over";
   playButton.setAttribute("aria-disabled", String(!turn || S.busy || S.selected.size === 0));
   // what the chosen cards are: a legal move ("ready"), part of one, or neither
   let selection = "none";
@@ -329,7 +325,7 @@ export function renderActions() {
 }
 
 // The plays the chosen cards can make (a joker's rank, a set or a straight), in the pile area.
-export function renderChoices() {
+export function renderChoices(io) {
   const box = $("choices");
   const choices = S.choices;
   box.hidden = !choices;
@@ -343,7 +339,7 @@ export function renderChoices() {
           type: "button",
           class: "button",
           text: describeMove(move, reversedOrder()),
-          onclick: () => playMove(move),
+          onclick: () => playMove(move, io),
         }),
       ),
     ),
@@ -361,7 +357,7 @@ export function moveFocus(step, toEnd = false) {
   focusCard(order[index]);
 }
 
-export function onHandKey(event) {
+export function onHandKey(event, io) {
   const button = event.target.closest(".hand-card");
   if (!button) return;
   switch (event.key) {
@@ -381,10 +377,10 @@ export function onHandKey(event) {
       break;
     case " ":
       focusCard(button.dataset.card);
-      toggle(button.dataset.card);
+      toggle(button.dataset.card, io);
       break;
     case "Enter":
-      play();
+      play(io);
       break;
     default:
       return;
@@ -392,19 +388,19 @@ export function onHandKey(event) {
   event.preventDefault();
 }
 
-export function onPageKey(event) {
+export function onPageKey(event, io) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea, dialog")) return;
   if (!S.view || $("game").hidden) return;
   const key = event.key.toLowerCase();
   if (key === "p") {
     event.preventDefault();
-    pass();
+    pass(io);
   } else if (key === "h") {
     event.preventDefault();
     moveFocus(0);
   } else if (key === "escape" && S.selected.size) {
-    clearChoice();
+    clearChoice(io);
   }
 }
 

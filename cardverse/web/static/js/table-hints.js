@@ -7,7 +7,7 @@ import { cardsShort, playWords } from "./table-cards.js";
 import { $ } from "./table-dom.js";
 import { showNote } from "./table-hand.js";
 import { announce } from "./table-narration.js";
-import { S, hooks, legalMoves, myTurn, owedByMe, reversedOrder } from "./table-state.js";
+import { S, dispatch, legalMoves, myTurn, owedByMe, reversedOrder } from "./table-state.js";
 
 const AUTO_PASS_KEY = "cardverse.autoPass";
 let autoPass = readAutoPass();
@@ -31,38 +31,36 @@ function current() {
   return hint && S.state && hint.v === S.state.v ? hint : null;
 }
 
-export function suggest() {
+// The controls are given `io`: {send (a numbered move), sendRaw, render}.
+export function suggest(io) {
   if (!hintsOn() || S.seat === null) return;
   if (!myTurn()) {
     showNote(t("A suggestion is for your own turn, and it is not yours now."), true);
     return;
   }
   if (current()?.action) {
-    onSuggestion({ v: S.state.v, action: current().action }); // the same answer again
+    onSuggestion({ v: S.state.v, action: current().action }, io); // the same answer again
     return;
   }
-  S.suggestion = { v: S.state.v, action: null };
+  dispatch({ type: "suggest" });
   showNote(t("Thinking of a suggestion…"));
-  hooks.sendRaw({ type: "suggest" });
+  io.sendRaw({ type: "suggest" });
 }
 
-export function onSuggestion(message) {
+export function onSuggestion(message, io) {
   if (!S.state || message.v !== S.state.v || !myTurn()) return; // the game moved on
   const action = message.action;
-  S.suggestion = { v: message.v, action };
-  S.selected.clear();
-  S.choices = null;
+  dispatch({ type: "suggestion", v: message.v, action });
   let text;
   if (action.action === "pass") {
     text = t("Suggestion: pass.");
   } else {
-    for (const code of action.cards || []) S.selected.add(code);
     const cards = action.action === "play" ? playWords(action, reversedOrder()) : cardsShort(action.cards || []);
     if (action.action === "play") text = t("Suggestion: play %(cards)s. Press Play to play it.", { cards });
     else if (action.action === "discard") text = t("Suggestion: discard %(cards)s.", { cards });
     else text = t("Suggestion: give %(cards)s.", { cards });
   }
-  hooks.render();
+  io.render();
   showNote(text);
   announce(text);
 }
@@ -86,7 +84,7 @@ export function renderHints() {
   $("table-app").dataset.suggested = action ? action.action : "";
 }
 
-export function toggleAutoPass() {
+export function toggleAutoPass(io) {
   autoPass = !autoPass;
   try {
     localStorage.setItem(AUTO_PASS_KEY, autoPass ? "1" : "0");
@@ -95,17 +93,17 @@ export function toggleAutoPass() {
   }
   announce(autoPass ? t("You pass automatically when you cannot play.") : t("Passing automatically is off."));
   renderHints();
-  maybeAutoPass();
+  maybeAutoPass(io);
 }
 
 // After every state: pass for me if I am on turn and a pass is all I may do.
-export function maybeAutoPass() {
+export function maybeAutoPass(io) {
   if (!autoPass || !myTurn() || S.busy || owedByMe() || S.view.phase !== "play") return;
   const moves = legalMoves();
   if (!moves.length || !moves.every((m) => m.action === "pass")) return;
   if (autoPassedAt === S.state.v) return;
   autoPassedAt = S.state.v;
-  S.autoPasses = (S.autoPasses || 0) + 1; // how many this page made (read by the tests)
+  dispatch({ type: "auto-passed" });
   announce(t("You could not play: passed automatically."));
-  hooks.send("pass");
+  io.send("pass");
 }

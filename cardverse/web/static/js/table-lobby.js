@@ -4,15 +4,14 @@
 import { t, tn } from "./i18n.js";
 import { $, el } from "./table-dom.js";
 import { lobbySeatControls } from "./table-people.js";
-import { S, config, hooks, isHost, seatName, seats, tablePhase } from "./table-state.js";
-
-const send = (type, fields) => hooks.send(type, fields);
+import { S, config, isHost, seatName, seats, tablePhase } from "./table-state.js";
 
 export function levelName(level) {
   return config.levels[level] || level;
 }
 
-export function renderLobby() {
+// Drawn with `io`: {send (a numbered message), sendRaw, render} for its controls.
+export function renderLobby(io) {
   const section = $("lobby");
   if (section.hidden || !S.table) return;
   const phase = tablePhase();
@@ -23,8 +22,8 @@ export function renderLobby() {
   $("watch-share").hidden = Boolean(config.watch);
   $("sit-form").hidden = S.seat !== null || config.watch || !seats().some((s) => s.kind === "empty");
   $("table-full").hidden = S.seat !== null || config.watch || seats().some((s) => s.kind === "empty");
-  renderSeats();
-  renderOptions();
+  renderSeats(io);
+  renderOptions(io);
   const rules = S.table.rules;
   const preset = config.presets[rules.preset];
   $("options-summary").textContent = tn(
@@ -42,7 +41,7 @@ export function renderLobby() {
   $("fill-button").hidden = empty === 0;
 }
 
-function renderSeats() {
+function renderSeats(io) {
   const list = $("seat-list");
   const focused = document.activeElement;
   const focusSeat = list.contains(focused) ? focused.dataset.seat : null;
@@ -81,7 +80,7 @@ function renderSeats() {
           "data-seat": String(index),
           "aria-label": t("Remove the computer player from seat %(number)s", { number: index + 1 }),
           text: "×",
-          onclick: () => send("remove_bot", { seat: index }),
+          onclick: () => io.send("remove_bot", { seat: index }),
         }),
       );
     }
@@ -93,11 +92,11 @@ function renderSeats() {
           "data-seat": String(index),
           "aria-label": t("Add a computer player in seat %(number)s", { number: index + 1 }),
           text: t("Add a computer player"),
-          onclick: () => send("add_bot", { seat: index, level: $("bot-level").value }),
+          onclick: () => io.send("add_bot", { seat: index, level: $("bot-level").value }),
         }),
       );
     }
-    if (tablePhase() !== "playing") buttons.push(...lobbySeatControls(seat));
+    if (tablePhase() !== "playing") buttons.push(...lobbySeatControls(seat, io));
     return el(
       "li",
       { class: `seat seat-${seat.kind}${index === S.seat ? " seat-mine" : ""}` },
@@ -134,12 +133,12 @@ export function timerLabel(seconds) {
   return tn("%(num)s second", "%(num)s seconds", seconds);
 }
 
-function sendOptions(rules, turnTimer, hints) {
+function sendOptions(io, rules, turnTimer, hints) {
   const fields = {};
   if (rules) fields.rules = rules;
   if (turnTimer !== undefined) fields.turn_timer = turnTimer;
   if (hints !== undefined) fields.hints = hints;
-  send("options", fields);
+  io.send("options", fields);
 }
 
 // The query of this table's rules sheet: its rules, and whether hints are on.
@@ -148,7 +147,7 @@ export function sheetQuery(rules) {
   return S.table ? `${query}&hints=${S.table.hints === false ? 0 : 1}` : query;
 }
 
-function buildOptionsForm() {
+function buildOptionsForm(io) {
   const form = $("options-form");
   const presetBox = el(
     "fieldset",
@@ -162,7 +161,7 @@ function buildOptionsForm() {
           type: "radio",
           name: "preset",
           value: key,
-          onchange: (event) => sendOptions({ preset: event.target.value }),
+          onchange: (event) => sendOptions(io, { preset: event.target.value }),
         }),
         el("span", { text: preset.name }),
       ),
@@ -180,7 +179,7 @@ function buildOptionsForm() {
         type: "checkbox",
         id,
         "aria-describedby": `${id}-help`,
-        onchange: (event) => sendOptions({ [option.name]: event.target.checked }),
+        onchange: (event) => sendOptions(io, { [option.name]: event.target.checked }),
       });
       return el(
         "div",
@@ -199,7 +198,7 @@ function buildOptionsForm() {
         // a choice keeps its value's own type (a name or a number), from the options table
         const chosen = option.values ? option.values.find((v) => String(v.value) === raw) : null;
         const value = chosen ? chosen.value : Number(raw);
-        sendOptions({ [option.name]: value });
+        sendOptions(io, { [option.name]: value });
       },
     });
     return el(
@@ -214,7 +213,7 @@ function buildOptionsForm() {
   const timer = el("select", {
     id: "option-turn-timer",
     onchange: (event) =>
-      sendOptions(null, event.target.value === "" ? null : Number(event.target.value)),
+      sendOptions(io, null, event.target.value === "" ? null : Number(event.target.value)),
   });
   for (const seconds of config.timers) {
     timer.append(el("option", { value: seconds === null ? "" : String(seconds), text: timerLabel(seconds) }));
@@ -236,7 +235,7 @@ function buildOptionsForm() {
       type: "checkbox",
       id: "option-hints",
       "aria-describedby": "option-hints-help",
-      onchange: (event) => sendOptions(null, undefined, event.target.checked),
+      onchange: (event) => sendOptions(io, null, undefined, event.target.checked),
     }),
     el("label", { for: "option-hints", text: t("Hints (the Suggest button)") }),
     el("p", {
@@ -260,7 +259,7 @@ function fillSelect(select, values, current) {
   select.value = String(current);
 }
 
-function renderOptions() {
+function renderOptions(io) {
   const rules = S.table.rules;
   const preset = config.presets[rules.preset];
   const locked = new Set(preset ? preset.locked : []);
@@ -269,12 +268,13 @@ function renderOptions() {
   $("options-list").hidden = host;
   $("sheet-link").href = `/rules/sheet?${sheetQuery(rules)}`;
   if (host) {
-    if (!optionsBuilt) buildOptionsForm();
+    if (!optionsBuilt) buildOptionsForm(io);
     // The controls show the table's options as the server last told them; a change the host
     // just made stays shown until the server's answer (a refusal puts the old value back).
     const stamp = JSON.stringify([rules, S.table.turn_timer, S.table.hints, S.optionsRefused]);
-    if (stamp === S.optionsShown) return;
-    S.optionsShown = stamp;
+    const form = $("options-form");
+    if (stamp === form.dataset.shown) return;
+    form.dataset.shown = stamp;
     for (const radio of document.querySelectorAll("#options-form input[name=preset]")) {
       radio.checked = radio.value === rules.preset;
     }
@@ -342,7 +342,7 @@ function renderOptions() {
 }
 
 
-export function joinTable(event) {
+export function joinTable(event, io) {
   event.preventDefault();
   const input = $("sit-name");
   const name = input.value.trim();
@@ -354,7 +354,7 @@ export function joinTable(event) {
   }
   input.removeAttribute("aria-invalid");
   $("sit-error").textContent = "";
-  hooks.sendRaw({ type: "join", name });
+  io.sendRaw({ type: "join", name });
 }
 
 export async function copyLink(event) {

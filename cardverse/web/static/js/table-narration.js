@@ -2,9 +2,9 @@
 // the server for the round so it survives a reload), the screen-reader announcements, and the
 // list of what the computer did while the person was away.
 import { t, tn } from "./i18n.js";
-import { cardsShort, playWords } from "./table-cards.js";
+import { cardsShort, joinList, playWords } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
-import { S, config, hooks, seatName } from "./table-state.js";
+import { S, config, seatName } from "./table-state.js";
 
 export function announce(text, urgent = false) {
   if (!text) return;
@@ -120,25 +120,33 @@ export function describeEvent(event) {
       return `${text} ${next}`;
     }
     case "round_over": {
-      const titles = event.places
-        .map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`)
-        .join(", ");
+      const titles = joinList(
+        event.places.map((seat) => `${config.titles[event.titles[String(seat)]] || ""}: ${who(seat)}`),
+      );
       return t("Round %(round)s is over: %(titles)s.", { round: event.round, titles });
     }
     case "game_over": {
       const winners = event.standings
         .map((place, seat) => (place === 0 ? who(seat) : null))
         .filter((name) => name !== null);
-      return t("The game is over. Winner: %(names)s.", { names: winners.join(", ") });
+      return t("The game is over. Winner: %(names)s.", { names: joinList(winners) });
     }
     default:
       return "";
   }
 }
 
+// A reaction in words for the log and screen readers: "Ada reacts: Well played".
+export function reactionWords(seat, key) {
+  const found = config.reactions.find((r) => r.key === key);
+  const words = found ? found.label : key;
+  if (seat === S.seat) return t("You react: %(reaction)s", { reaction: words });
+  return t("%(name)s reacts: %(reaction)s", { name: seatName(seat), reaction: words });
+}
+
 // The suits of a lock in words ("hearts and spades"), from the page's config.
 function suitWords(suits) {
-  return suits.map((suit) => config.suits[suit] || suit).join(", ");
+  return joinList(suits.map((suit) => config.suits[suit] || suit));
 }
 
 // "Bo takes the trick." / "You clear the pile."
@@ -157,16 +165,16 @@ export function logLines() {
   const summaries = earlier.map((order, index) =>
     t("Round %(round)s: %(places)s", {
       round: index + 1,
-      places: order.map((seat, place) => `${place + 1}. ${seatName(seat)}`).join(", "),
+      places: joinList(order.map((seat, place) => `${place + 1}. ${seatName(seat)}`)),
     }),
   );
   // the reactions heard this round (table-reactions.js), each after the event it followed
-  const reactions = (S.reactionLog || []).filter((r) => r.after <= S.events.length);
+  const reactions = S.reactionLog.filter((r) => r.after <= S.events.length);
   const lines = [...summaries];
   let next = 0;
   const heard = (upTo) => {
     while (next < reactions.length && reactions[next].after <= upTo) {
-      lines.push(hooks.reactionWords(reactions[next].seat, reactions[next].reaction));
+      lines.push(reactionWords(reactions[next].seat, reactions[next].reaction));
       next += 1;
     }
   };
@@ -192,10 +200,19 @@ export function renderLog() {
     list.scrollTop = list.scrollHeight;
   }
   if ($("log-dialog").open) $("log-full").replaceChildren(...items());
-  $("ticker").textContent = lines.length ? lines[lines.length - 1] : "";
+  // The last line under the pile; while a won trick is on show it says who took it, so the
+  // ticker keeps the line before until the trick is swept away (no sentence twice).
+  let last = lines.length - 1;
+  const events = S.events;
+  const showing = S.taken && performance.now() < S.taken.until;
+  if (showing && events.length && events[events.length - 1].event === "trick_won" && last > 0) {
+    last -= 1;
+  }
+  $("ticker").textContent = last >= 0 ? lines[last] : "";
 }
 
-// One action of the stand-in computer player, in words.
+// One action of the stand-in computer player, in words: its cards while the round is the
+// current one, how many cards for an earlier round (the server sends no more).
 function awayWords(entry) {
   if (entry.action === "pass") return t("passed");
   if (entry.action === "discard") {
@@ -211,12 +228,18 @@ function awayWords(entry) {
   }
   return entry.action === "give"
     ? tn("gave back %(num)s card", "gave back %(num)s cards", entry.count || 0)
-    : tn(
-        "played %(num)s card in round %(round)s",
-        "played %(num)s cards in round %(round)s",
-        entry.count || 0,
-        { round: entry.round },
-      );
+    : tn("played %(num)s card", "played %(num)s cards", entry.count || 0);
+}
+
+// The away list, a line a round: "Round 2: played 4♦, passed, played 9♣ 9♠".
+export function awayLines(entries) {
+  const rounds = [];
+  for (const entry of entries) {
+    const last = rounds[rounds.length - 1];
+    if (last && last.round === entry.round) last.words.push(awayWords(entry));
+    else rounds.push({ round: entry.round, words: [awayWords(entry)] });
+  }
+  return rounds.map(({ round, words }) => t("Round %(round)s: %(actions)s", { round, actions: joinList(words) }));
 }
 
 export function renderAway() {
@@ -229,7 +252,7 @@ export function renderAway() {
   if (box.parentElement !== home) home.prepend(box);
   const list = $("away-list");
   if (list.dataset.count !== String(entries.length)) {
-    list.replaceChildren(...entries.map((entry) => el("li", { text: awayWords(entry) })));
+    list.replaceChildren(...awayLines(entries).map((line) => el("li", { text: line })));
     list.dataset.count = String(entries.length);
   }
 }

@@ -4,15 +4,16 @@
 import { t, tn } from "./i18n.js";
 import { $, el } from "./table-dom.js";
 import { forgetSeat, storeSeat, storedSeat } from "./table-net.js";
-import { S, hooks, isHost, seatName, seats, tableId, tablePhase } from "./table-state.js";
+import { S, dispatch, isHost, seatName, seats, tableId, tablePhase } from "./table-state.js";
 import { announce } from "./table-narration.js";
 
 let leaving = false;
 
-export function leaveSeat() {
+// The controls are given `io`: {send (a numbered message), sendRaw, render}.
+export function leaveSeat(io) {
   if (S.seat === null) return;
   leaving = true;
-  hooks.send("leave");
+  io.send("leave");
 }
 
 // The server accepted a message: if it was `leave`, the seat is given up here too.
@@ -27,14 +28,14 @@ export function onAck() {
     forgetSeat(tableId);
     announce(t("You left your seat."));
   }
-  S.seat = null; // the spectator's state came just before this answer
+  dispatch({ type: "left" }); // the spectator's state came just before this answer
 }
 
-export function comeBack() {
+export function comeBack(io) {
   const stored = storedSeat(tableId);
   if (!stored) return;
   storeSeat(tableId, stored.seat, stored.token, false);
-  hooks.sendRaw({ type: "join", token: stored.token });
+  io.sendRaw({ type: "join", token: stored.token });
 }
 
 export function canComeBack() {
@@ -60,7 +61,7 @@ export function showPeopleNote(text) {
 
 export function onSeatLost(message) {
   forgetSeat(tableId);
-  S.seat = null;
+  dispatch({ type: "left" });
   const text =
     message.reason === "removed"
       ? t("The host removed you from this table.")
@@ -70,13 +71,13 @@ export function onSeatLost(message) {
 
 export function onMoved(message) {
   const stored = storedSeat(tableId);
-  S.seat = message.seat;
+  dispatch({ type: "moved", seat: message.seat });
   if (stored) storeSeat(tableId, message.seat, stored.token);
   showPeopleNote(t("The host moved you to seat %(number)s.", { number: message.seat + 1 }));
 }
 
 // The host's buttons for a person's seat in the lobby: move to an empty seat, remove.
-export function lobbySeatControls(seat) {
+export function lobbySeatControls(seat, io) {
   if (!isHost() || seat.kind !== "human" || seat.seat === S.seat) return [];
   const index = seat.seat;
   const out = [];
@@ -92,7 +93,7 @@ export function lobbySeatControls(seat) {
           class: "move-seat",
           "data-seat": String(index),
           onchange: (event) => {
-            if (event.target.value !== "") hooks.send("move_seat", { seat: index, to: Number(event.target.value) });
+            if (event.target.value !== "") io.send("move_seat", { seat: index, to: Number(event.target.value) });
           },
         },
         el("option", { value: "", text: t("Move to…") }),
@@ -110,14 +111,14 @@ export function lobbySeatControls(seat) {
       "data-remove": String(index),
       "aria-label": t("Remove %(name)s from the table", { name: seat.name }),
       text: t("Remove"),
-      onclick: () => hooks.send("remove", { seat: index }),
+      onclick: () => io.send("remove", { seat: index }),
     }),
   );
   return out;
 }
 
 // During a game: the host may give an absent person's seat to a computer player for good.
-export function renderHostAbsent() {
+export function renderHostAbsent(io) {
   const box = $("host-absent");
   const absent =
     isHost() && tablePhase() === "playing"
@@ -137,7 +138,7 @@ export function renderHostAbsent() {
           class: "button small",
           "data-replace": String(s.seat),
           text: t("Give %(name)s's seat to a computer player", { name: s.name }),
-          onclick: () => hooks.send("replace", { seat: s.seat }),
+          onclick: () => io.send("replace", { seat: s.seat }),
         }),
       ),
     ),

@@ -3,8 +3,8 @@
 // happened" and announced; each person may mute anyone (kept in this browser, per table).
 import { t } from "./i18n.js";
 import { $, el } from "./table-dom.js";
-import { announce } from "./table-narration.js";
-import { S, config, hooks, seatName, seats, tableId } from "./table-state.js";
+import { announce, reactionWords } from "./table-narration.js";
+import { S, config, dispatch, seatName, seats, tableId } from "./table-state.js";
 
 export const BUBBLE_MS = 4000;
 const POPOVERS = ".reaction-picker, .reaction-mutes"; // the picker and the mute lists
@@ -33,27 +33,21 @@ function reaction(key) {
   return config.reactions.find((r) => r.key === key) || { key, emoji: "", label: key };
 }
 
-// A reaction in words for the log and screen readers: "Ada reacts: Well played".
-export function reactionWords(seat, key) {
-  const words = reaction(key).label;
-  if (seat === S.seat) return t("You react: %(reaction)s", { reaction: words });
-  return t("%(name)s reacts: %(reaction)s", { name: seatName(seat), reaction: words });
-}
-
-export function onReaction(message) {
-  S.reactionsHeard = (S.reactionsHeard || 0) + 1; // muted ones too (read by the tests)
-  if (muted.has(message.seat) && message.seat !== S.seat) return;
+// A reaction heard (`io`: {send, sendRaw, render}): shown and logged unless its sender is muted.
+export function onReaction(message, io) {
+  const shown = !(muted.has(message.seat) && message.seat !== S.seat);
+  dispatch({ type: "reaction", seat: message.seat, reaction: message.reaction, shown });
+  if (!shown) return;
   bubbles.set(message.seat, { reaction: message.reaction, until: performance.now() + BUBBLE_MS });
-  S.reactionLog = [...(S.reactionLog || []), { after: S.events.length, seat: message.seat, reaction: message.reaction }];
   const words = reactionWords(message.seat, message.reaction);
   if (message.seat !== S.seat) announce(words);
   else $("reaction-note").textContent = "";
-  hooks.render();
+  io.render();
 }
 
-export function send(key) {
+function send(key, io) {
   if (S.seat === null) return;
-  hooks.sendRaw({ type: "react", reaction: key });
+  io.sendRaw({ type: "react", reaction: key });
 }
 
 // A refused reaction (too many): said beside the picker and announced, gone with the next one.
@@ -114,7 +108,7 @@ function placeBubble(node, chip, layer, chips) {
 // The bubbles beside the seats (drawn again after every render, gone after BUBBLE_MS): the
 // others' in the board's own layer, outside their chips (which clip what overflows them),
 // mine in my line beside the hand.
-export function renderReactions() {
+export function renderReactions(io) {
   const now = performance.now();
   for (const [seat, shown] of bubbles) if (shown.until <= now) bubbles.delete(seat);
   for (const old of document.querySelectorAll(".reaction-bubble")) old.remove();
@@ -136,27 +130,27 @@ export function renderReactions() {
   if (bubbleTimer === null && bubbles.size) {
     bubbleTimer = setTimeout(() => {
       bubbleTimer = null;
-      renderReactions();
+      renderReactions(io);
     }, 500);
   }
   $("reaction-bar").hidden = S.seat === null;
-  renderMutes();
+  renderMutes(io);
   // the hand's lines may have moved under an open picker (a note, a banner): placed again
   for (const details of document.querySelectorAll(POPOVERS)) if (details.open) placePopover(details);
 }
 
-function renderMutes() {
+function renderMutes(io) {
   const others = seats().filter((s) => s.kind === "human" && s.seat !== S.seat);
   const wanted = others.map((s) => `${s.seat}:${s.name}:${muted.has(s.seat)}`).join("|");
   for (const box of document.querySelectorAll("[data-mutes]")) box.hidden = others.length === 0;
   for (const list of document.querySelectorAll(".mute-list")) {
     if (list.dataset.wanted === wanted) continue;
     list.dataset.wanted = wanted;
-    list.replaceChildren(...others.map((s) => muteItem(s, list.dataset.prefix)));
+    list.replaceChildren(...others.map((s) => muteItem(s, list.dataset.prefix, io)));
   }
 }
 
-function muteItem(seat, prefix) {
+function muteItem(seat, prefix, io) {
   const id = `${prefix}-${seat.seat}`;
   const name = seatName(seat.seat);
   return el(
@@ -176,7 +170,7 @@ function muteItem(seat, prefix) {
             ? t("Reactions of %(name)s are muted.", { name })
             : t("Reactions of %(name)s are shown again.", { name }),
         );
-        hooks.render();
+        io.render();
       },
     }),
     el("label", { for: id, text: t("Mute %(name)s", { name }) }),
@@ -281,7 +275,7 @@ function setUpPopovers() {
   });
 }
 
-export function setUpReactions() {
+export function setUpReactions(io) {
   setUpPopovers();
   $("reaction-buttons").replaceChildren(
     ...config.reactions.map((r) =>
@@ -294,7 +288,7 @@ export function setUpReactions() {
           "aria-label": r.label,
           title: r.label,
           onclick: () => {
-            send(r.key);
+            send(r.key, io);
             const picker = $("reaction-bar");
             picker.open = false; // sent: the picker closes, the focus stays at its button
             picker.querySelector("summary").focus();

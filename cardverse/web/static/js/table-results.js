@@ -2,6 +2,7 @@
 // last round's own titles apart), and the score sheet, points per round per player, open at
 // any time.
 import { t } from "./i18n.js";
+import { joinList } from "./table-cards.js";
 import { $, el } from "./table-dom.js";
 import { lastRound, playerCell, roundRows } from "./table-board.js";
 import { S, config, isHost, seatName, tableId, tablePhase } from "./table-state.js";
@@ -40,7 +41,7 @@ export function renderResults() {
     ? winners.length > 1
       ? t("You share first place!")
       : t("You win!")
-    : t("Winner: %(names)s", { names: winners.map(seatName).join(", ") });
+    : t("Winner: %(names)s", { names: joinList(winners.map(seatName)) });
   const host = isHost();
   $("rematch-button").hidden = !host || tablePhase() !== "over";
   $("rematch-wait").hidden = host || tablePhase() !== "over";

@@ -1,7 +1,10 @@
-// The one state object of the table page and what follows from it. The server's messages
-// update it here (and only here); everything on the screen is drawn from it, so a reconnect
-// or a reload draws the same screen as a live update. A `change` message (docs/protocol.md)
-// is applied to the last state here, making the full state it stands for.
+// The one state object of the table page and what follows from it. Only this module writes
+// it: the server's messages and the person's intents alike come in as actions through
+// `dispatch(action)`, and every other module reads `S` and draws from it, so a reconnect or a
+// reload draws the same screen as a live update. A `change` message (docs/protocol.md) is
+// applied to the last state here, making the full state it stands for. What an action asks
+// of the outside (a sync, an announcement) is returned to the caller, which owns the
+// connection: nothing here sends or draws.
 import { t } from "./i18n.js";
 import { setNames } from "./table-cards.js";
 import { forgetSeat, storeSeat } from "./table-net.js";
@@ -28,21 +31,12 @@ export const S = {
   noteAsked: 0,
   warnedSeconds: false,
   everWelcomed: false,
-  optionsRefused: 0,
+  optionsRefused: 0, // refusals so far: the host's option controls show the server's values again
   reactionLog: [], // reactions heard this round: {after (events before it), seat, reaction}
+  reactionsHeard: 0, // reactions received, muted ones too (read by the tests)
   resyncAt: null, // the v of the state held when a change did not follow it (a sync was asked)
-};
-
-// Filled in by table.js: sending a numbered message, drawing the screen, the server's clock.
-export const hooks = {
-  send: () => {},
-  sendRaw: () => {},
-  render: () => {},
-  serverNow: () => Date.now(),
-  pending: () => false,
-  joining: () => false, // a stored token will take a seat back (none is held here yet)
-  rejoining: () => false, // this connection sent the stored token and awaits its welcome
-  reactionWords: () => "",
+  suggestion: null, // the last hint asked or answered: {v (the state it is for), action or null}
+  autoPasses: 0, // passes the auto-pass switch made on this page (read by the tests)
 };
 
 export const TAKEN_MS = 1500; // a won trick stays on the table this long before it is swept
@@ -101,16 +95,17 @@ export function owedByMe() {
   return owed && owed.seat === S.seat && myTurn() ? owed : null;
 }
 
-// Whether the order in force is reversed: a revolution or a jack back, not both (R32).
+// Whether the order in force is reversed (R32), as the server tells it.
 export function reversedOrder() {
-  return Boolean(S.view && S.view.revolution !== S.view.jack_back);
+  return Boolean(S.view && S.view.reversed_order);
 }
 
-// Seconds left on the turn timer (null: no timer), by the server's deadline.
-export function timeLeftMs() {
+// Milliseconds left on the turn timer (null: no timer), by the server's deadline and the
+// server's clock now (`serverNow`, ms).
+export function timeLeftMs(serverNow) {
   const timer = S.timer;
   if (!timer) return null;
-  const left = timer.deadline !== null ? timer.deadline - hooks.serverNow() : timer.ends - performance.now();
+  const left = timer.deadline !== null ? timer.deadline - serverNow : timer.ends - performance.now();
   return Math.max(0, left);
 }
 
@@ -148,15 +143,135 @@ function wonTrick(beforeTrick, events) {
   return won;
 }
 
-// -- the server's messages ------------------------------------------------------------------
+// -- the one writer ---------------------------------------------------------------------------
 
-export function onWelcome(message) {
-  S.seat = message.seat;
-  if (message.token) storeSeat(tableId, message.seat, message.token);
-  S.busy = hooks.pending();
+// Applies one action to the state and returns what the caller must do about it (see each
+// case). Server messages come as {type: "server", message, ...facts of the connection}; the
+// person's intents and the page's own events as {type: "<intent>", ...}.
+export function dispatch(action) {
+  switch (action.type) {
+    case "server":
+      return onServer(action);
+    case "connection": // the connection's status: connecting, open, reconnecting, replaced…
+      S.status = action.status;
+      return null;
+    case "sent": // a move went out and waits for its answer
+      S.busy = true;
+      return null;
+    case "toggle-card": // a card of the hand chosen or put back
+      if (S.selected.has(action.code)) S.selected.delete(action.code);
+      else S.selected.add(action.code);
+      S.choices = null;
+      return null;
+    case "clear-choice": // no card chosen (and no way of playing them to choose from)
+      S.selected.clear();
+      S.choices = null;
+      return null;
+    case "choices": // the plays the chosen cards can make, to choose from (null: none shown)
+      S.choices = action.moves;
+      return null;
+    case "suggest": // a suggestion was asked for the state shown
+      S.suggestion = { v: S.state.v, action: null };
+      return null;
+    case "suggestion": // the server's suggestion: its cards are chosen for me
+      S.suggestion = { v: action.v, action: action.action };
+      S.selected.clear();
+      S.choices = null;
+      for (const code of action.action.cards || []) S.selected.add(code);
+      return null;
+    case "auto-passed":
+      S.autoPasses += 1;
+      return null;
+    case "reaction": // a reaction heard; `shown` unless its sender is muted
+      S.reactionsHeard += 1;
+      if (action.shown) {
+        S.reactionLog = [...S.reactionLog, { after: S.events.length, seat: action.seat, reaction: action.reaction }];
+      }
+      return null;
+    case "tick": // the clock: a won trick shown long enough is swept (see onTick)
+      return onTick(action);
+    case "away-closed":
+      S.away = null;
+      return null;
+    case "left": // my seat is given up (leave, seat lost): I watch now
+      S.seat = null;
+      return null;
+    case "moved": // the host moved me to another seat
+      S.seat = action.seat;
+      return null;
+    case "replay": // the replay viewer's game: its seats, totals and score sheet
+      S.table = action.table;
+      S.seat = null;
+      S.view = action.view;
+      S.score = action.score;
+      return null;
+    default:
+      throw new Error(`unknown action ${action.type}`);
+  }
 }
 
-export function onTable(message) {
+// The clock: returns {warn: my last ten seconds begin (once a turn, to be announced),
+// swept: the won trick shown has just gone}.
+function onTick({ now, secondsLeft }) {
+  const swept = Boolean(S.taken && now >= S.taken.until);
+  if (swept) S.taken = null;
+  const warn =
+    S.timer && S.timer.seat === S.seat && secondsLeft !== null && secondsLeft <= 10 && !S.warnedSeconds && myTurn();
+  if (warn) S.warnedSeconds = true;
+  return { warn: Boolean(warn), swept };
+}
+
+// A message of the server. Returns, by type: welcome {back: a returning seat to greet};
+// state and change {shown: whether it was applied, sync: a full state must be asked};
+// presence {before: the seat's auto before it}; error {sync}; others null.
+function onServer({ message, pending, rejoining }) {
+  switch (message.type) {
+    case "table":
+      onTable(message);
+      return null;
+    case "welcome": {
+      const back = (S.seat !== null || Boolean(message.resumed)) && S.everWelcomed;
+      onWelcome(message, pending);
+      S.everWelcomed = true;
+      return { back };
+    }
+    case "state":
+      if (typeof message.ack === "number") S.busy = false;
+      return { shown: onState(message, rejoining), sync: false };
+    case "change": {
+      if (typeof message.ack === "number") S.busy = false;
+      const applied = applyChange(message);
+      if (applied.gap) return { shown: false, sync: askFullState() };
+      return { shown: applied.state ? onState(applied.state, rejoining) : false, sync: false };
+    }
+    case "presence":
+      return { before: onPresence(message) };
+    case "ack":
+      S.busy = false;
+      return null;
+    case "error":
+      S.busy = false;
+      if (["hints_off", "nothing_to_suggest", "suggestion_stale"].includes(message.code)) S.suggestion = null;
+      if (message.code !== "reaction_rate_limited") S.optionsRefused += 1;
+      if (message.code === "bad_token") {
+        onBadToken();
+        return { sync: true }; // watch instead: the spectator's state
+      }
+      return { sync: false };
+    default:
+      return null;
+  }
+}
+
+// -- the server's messages ------------------------------------------------------------------
+
+function onWelcome(message, pending) {
+  S.seat = message.seat;
+  if (message.token) storeSeat(tableId, message.seat, message.token);
+  S.busy = Boolean(pending);
+}
+
+function onTable(message) {
   const before = S.table;
   S.table = message;
   if (message.phase === "playing" && before && before.phase !== "playing") {
@@ -169,14 +284,17 @@ export function onTable(message) {
   }
 }
 
-// A state: returns false when it is older than the one shown (and is dropped).
-export function onState(message) {
+// A state: returns false when it is older than the one shown (and is dropped). `rejoining`
+// tells whether a stored token is taking a seat back ({joining: before any welcome, this
+// connection: awaiting its welcome}).
+function onState(message, rejoining) {
   if (S.state && message.v < S.state.v) return false;
   // A spectator's state while the stored token is taking the seat back (a reload, or a
   // reconnect while the seat's hand is still shown): the seat's state comes next.
-  const rejoining = S.seat === null ? hooks.joining() : hooks.rejoining();
-  if (message.view.seat === null && rejoining) return false;
+  const taking = S.seat === null ? rejoining.joining : rejoining.connection;
+  if (message.view.seat === null && taking) return false;
   const before = S.view;
+  const firstEvent = S.events[0];
   S.state = message;
   S.view = message.view;
   if (message.score) S.score = message.score;
@@ -198,6 +316,7 @@ export function onState(message) {
   } else {
     S.events = addEvents(S.events, message.events);
   }
+  if (S.events[0] !== firstEvent) S.reactionLog = []; // a new round's log (or a full one)
   if (Array.isArray(message.away) && message.away.length) S.away = message.away;
   for (const event of message.events) if (event.event === "game_over") S.lastGame = event;
   const won = wonTrick(before ? before.trick : [], message.events);
@@ -212,7 +331,7 @@ export function onState(message) {
 // A change: the full state it makes of the one held ({state}), or {gap: true} when it does
 // not follow that state (the caller asks for the full state), or {} when there is nothing
 // to apply it to yet (a full state is on its way) or it is older than the one held.
-export function applyChange(message) {
+function applyChange(message) {
   const state = S.state;
   if (!state || !S.view) return {};
   if (message.v < state.v || (message.v === state.v && message.from !== state.v)) return {};
@@ -242,15 +361,15 @@ export function applyChange(message) {
   };
 }
 
-// A gap: ask for the full state once for the state held.
-export function askFullState() {
+// A gap: the full state is asked once for the state held (returns whether to ask now).
+function askFullState() {
   const held = S.state ? S.state.v : null;
-  if (S.resyncAt === held) return;
+  if (S.resyncAt === held) return false;
   S.resyncAt = held;
-  hooks.sendRaw({ type: "sync" });
+  return true;
 }
 
-export function onPresence(message) {
+function onPresence(message) {
   if (!S.table) return null;
   const seat = S.table.seats[message.seat];
   if (!seat) return null;
@@ -260,8 +379,7 @@ export function onPresence(message) {
   return before;
 }
 
-export function onBadToken() {
+function onBadToken() {
   forgetSeat(tableId);
   S.seat = null;
-  hooks.sendRaw({ type: "sync" }); // watch instead: the spectator's state
 }

@@ -13,6 +13,7 @@ import {
   renderTaken,
   renderTimer,
 } from "./table-board.js";
+import { joinList } from "./table-cards.js";
 import {
   clearChoice,
   errorText,
@@ -39,45 +40,45 @@ import * as Reactions from "./table-reactions.js";
 import * as State from "./table-state.js";
 import { TableConnection, setHeartbeat, storedSeat } from "./table-net.js";
 
-const { S, config, giveCount, hooks, myTurn, seatName, seats, tableId, tablePhase, gamePhase, isHost } =
+const { S, config, dispatch, giveCount, myTurn, owedByMe, seatName, seats, tableId, tablePhase, gamePhase, isHost } =
   State;
 const app = $("table-app");
 
 // ---------------------------------------------------------------------------- the messages
 
 function onStatus(status) {
-  S.status = status;
+  dispatch({ type: "connection", status });
   renderConnection();
+}
+
+// What the connection knows that the state needs: whether a stored token is taking a seat back.
+function rejoining() {
+  const stored = storedSeat(tableId);
+  return {
+    joining: !connection.watch && Boolean(stored && !stored.left), // a watch link never takes a seat
+    connection: connection.rejoining,
+  };
 }
 
 function onMessage(message) {
   switch (message.type) {
     case "table":
-      State.onTable(message);
+      dispatch({ type: "server", message });
       showLobbyNote("");
       render();
       break;
     case "welcome": {
-      const resumed = S.seat !== null || message.resumed;
-      State.onWelcome(message);
-      if (resumed && S.everWelcomed) announce(t("You are back at your seat."));
-      S.everWelcomed = true;
+      const { back } = dispatch({ type: "server", message, pending: Boolean(connection.pending) });
+      if (back) announce(t("You are back at your seat."));
       render();
       break;
     }
     case "state":
-      onAckInside(message);
+    case "change":
       onState(message);
       break;
-    case "change": {
-      onAckInside(message);
-      const applied = State.applyChange(message);
-      if (applied.gap) State.askFullState();
-      else if (applied.state) onState(applied.state);
-      break;
-    }
     case "presence": {
-      const before = State.onPresence(message);
+      const { before } = dispatch({ type: "server", message });
       if (message.seat === S.seat && message.auto && !before) {
         announce(
           message.auto === "timeout"
@@ -90,7 +91,7 @@ function onMessage(message) {
       break;
     }
     case "ack":
-      S.busy = false;
+      dispatch({ type: "server", message });
       People.onAck();
       render();
       break;
@@ -107,10 +108,10 @@ function onMessage(message) {
       render();
       break;
     case "suggestion":
-      Hints.onSuggestion(message);
+      Hints.onSuggestion(message, io);
       break;
     case "reaction":
-      Reactions.onReaction(message);
+      Reactions.onReaction(message, io);
       break;
     case "error":
       onError(message);
@@ -120,20 +121,16 @@ function onMessage(message) {
   }
 }
 
-// A move's ack, told inside the change it made.
-function onAckInside(message) {
-  if (typeof message.ack !== "number") return;
-  S.busy = false;
-  People.onAck();
-}
-
+// A state or a change (which may carry a move's ack: told inside the change it made).
 function onState(message) {
   const wasMyTurn = myTurn();
   const oldRects = placesOnScreen();
-  const firstEvent = S.events[0];
-  if (!State.onState(message)) return;
-  if (S.events[0] !== firstEvent) S.reactionLog = []; // a new round's log (or a full one)
-  const lines = message.events.map(describeEvent).filter(Boolean);
+  const { shown, sync } = dispatch({ type: "server", message, rejoining: rejoining() });
+  if (typeof message.ack === "number") People.onAck();
+  if (sync) connection.sendSoon({ type: "sync" });
+  if (!shown) return;
+  const events = S.state.events;
+  const lines = events.map(describeEvent).filter(Boolean);
   const nowMine = myTurn();
   if (nowMine && !wasMyTurn) {
     lines.push(
@@ -146,15 +143,14 @@ function onState(message) {
   announce(lines.join(" "));
   render();
   updateNote();
-  Hints.maybeAutoPass();
+  Hints.maybeAutoPass(io);
   if (nowMine && !wasMyTurn) pulse($("your-turn"));
-  animate(message.events, oldRects);
+  animate(events, oldRects);
 }
 
 async function onError(message) {
-  S.busy = false;
-  if (["hints_off", "nothing_to_suggest", "suggestion_stale"].includes(message.code)) S.suggestion = null;
-  if (message.code === "bad_token") State.onBadToken();
+  const { sync } = dispatch({ type: "server", message });
+  if (sync) connection.sendSoon({ type: "sync" });
   const text = await errorText(message.code, message.params);
   if (message.code === "reaction_rate_limited") {
     Reactions.showReactionNote(text); // beside the reactions, whoever's turn it is
@@ -162,7 +158,6 @@ async function onError(message) {
   }
   showNote(text, true);
   if (!$("lobby").hidden) showLobbyNote(text);
-  S.optionsRefused += 1;
   render();
 }
 
@@ -224,16 +219,16 @@ function render() {
   People.renderWatching();
   document.body.classList.toggle("is-at-table", inGame);
   $("watching").hidden = !(phase === "playing" && !seated) || inGame;
-  renderLobby();
+  renderLobby(io);
   $("leave-button").hidden = !seated || phase === "playing";
   People.renderComeBack();
   if (inGame) renderGame();
-  Reactions.renderReactions();
+  Reactions.renderReactions(io);
   renderResults();
   renderAway();
   renderLog();
   if ($("score-dialog").open) renderScoreSheet();
-  renderTimer();
+  renderTimer(connection.serverNow());
   showTurn(myTurn());
 }
 
@@ -244,7 +239,7 @@ function renderGame() {
   $("jack-back").hidden = !view.jack_back;
   $("lock").hidden = !(view.lock && view.lock.length);
   $("lock-suits").textContent = view.lock && view.lock.length
-    ? t("Locked to %(suits)s", { suits: view.lock.map((suit) => config.suits[suit] || suit).join(", ") })
+    ? t("Locked to %(suits)s", { suits: joinList(view.lock.map((suit) => config.suits[suit] || suit)) })
     : "";
   $("game-status").textContent = statusText();
   renderPlayers();
@@ -257,12 +252,12 @@ function renderGame() {
   $("game-leave-button").hidden = spectator;
   if (!spectator) {
     renderMe();
-    renderHand();
+    renderHand(io);
     renderActions();
-    renderChoices();
+    renderChoices(io);
     Hints.renderHints();
   }
-  People.renderHostAbsent();
+  People.renderHostAbsent(io);
   const auto = S.table && S.seat !== null && S.table.seats[S.seat]?.auto;
   $("auto-banner").hidden = !auto;
 }
@@ -336,6 +331,35 @@ function statusText() {
   }
   const mine = view.finished.indexOf(S.seat);
   if (mine >= 0) return t("You are out of cards (place %(place)s). The others play on.", { place: mine + 1 });
+  // a seven pass or a ten discard owed (R36, R37): the same words as the note and the button
+  const owed = view.owed;
+  if (owed && owedByMe()) {
+    return owed.kind === "give"
+      ? tn("Your turn: give %(num)s card to %(name)s.", "Your turn: give %(num)s cards to %(name)s.", owed.count, {
+          name: owed.receiver === null ? "" : seatName(owed.receiver),
+        })
+      : tn("Your turn: discard %(num)s card.", "Your turn: discard %(num)s cards.", owed.count);
+  }
+  if (owed && owed.seat !== S.seat && view.turn === owed.seat) {
+    if (owed.kind === "give" && owed.receiver === S.seat) {
+      return tn(
+        "%(name)s chooses %(num)s card to give to you.",
+        "%(name)s chooses %(num)s cards to give to you.",
+        owed.count,
+        { name: seatName(owed.seat) },
+      );
+    }
+    return owed.kind === "give"
+      ? tn(
+          "%(name)s chooses %(num)s card to give to %(receiver)s.",
+          "%(name)s chooses %(num)s cards to give to %(receiver)s.",
+          owed.count,
+          { name: seatName(owed.seat), receiver: seatName(owed.receiver) },
+        )
+      : tn("%(name)s chooses %(num)s card to discard.", "%(name)s chooses %(num)s cards to discard.", owed.count, {
+          name: seatName(owed.seat),
+        });
+  }
   if (myTurn()) {
     return view.trick.length === 0
       ? t("Your turn: you lead, so play any set you like.")
@@ -346,10 +370,11 @@ function statusText() {
 }
 
 function tick() {
-  const seconds = renderTimer();
+  const seconds = renderTimer(connection.serverNow());
+  const { warn, swept } = dispatch({ type: "tick", now: performance.now(), secondsLeft: seconds });
   renderTaken();
-  if (S.timer && S.timer.seat === S.seat && seconds !== null && seconds <= 10 && !S.warnedSeconds && myTurn()) {
-    S.warnedSeconds = true;
+  if (swept) renderLog(); // the ticker may say now what the won trick said
+  if (warn) {
     announce(tn("%(num)s second left.", "%(num)s seconds left.", seconds), true);
   }
 }
@@ -360,10 +385,14 @@ function send(type, fields = {}) {
   if (!connection.open) {
     showNote(t("Not connected: your move is sent when the connection is back."), true);
   }
-  S.busy = true;
+  dispatch({ type: "sent" });
   connection.send(type, fields);
   render();
 }
+
+// What the controls are given to act with: send a numbered move (`send`), a message without
+// an answer (`sendRaw`), draw the screen again (`render`).
+const io = { send, sendRaw: (message) => connection.sendSoon(message), render };
 
 async function openRules() {
   const dialog = $("rules-dialog");
@@ -405,22 +434,22 @@ function setUp() {
     $("share-button").hidden = false;
     $("share-button").addEventListener("click", shareLink);
   }
-  $("sit-form").addEventListener("submit", joinTable);
-  $("hand").addEventListener("keydown", onHandKey);
-  document.addEventListener("keydown", onPageKey);
+  $("sit-form").addEventListener("submit", (event) => joinTable(event, io));
+  $("hand").addEventListener("keydown", (event) => onHandKey(event, io));
+  document.addEventListener("keydown", (event) => onPageKey(event, io));
   document.addEventListener("pointerdown", unlockAudio, { once: true });
   document.addEventListener("keydown", unlockAudio, { once: true });
-  $("play-button").addEventListener("click", play);
-  $("pass-button").addEventListener("click", pass);
-  $("suggest-button").addEventListener("click", Hints.suggest);
-  Reactions.setUpReactions();
-  $("auto-pass-button").addEventListener("click", Hints.toggleAutoPass);
+  $("play-button").addEventListener("click", () => play(io));
+  $("pass-button").addEventListener("click", () => pass(io));
+  $("suggest-button").addEventListener("click", () => Hints.suggest(io));
+  Reactions.setUpReactions(io);
+  $("auto-pass-button").addEventListener("click", () => Hints.toggleAutoPass(io));
   $("clear-button").addEventListener("click", () => {
-    clearChoice();
+    clearChoice(io);
     moveFocus(0);
   });
   $("choice-cancel").addEventListener("click", () => {
-    S.choices = null;
+    dispatch({ type: "choices", moves: null });
     render();
     moveFocus(0);
   });
@@ -435,15 +464,15 @@ function setUp() {
   $("fill-button").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
   $("rematch-button").addEventListener("click", () => send("rematch"));
   $("back-button").addEventListener("click", () => send("back"));
-  $("leave-button").addEventListener("click", People.leaveSeat);
+  $("leave-button").addEventListener("click", () => People.leaveSeat(io));
   // during a game, leaving gives the seat to a computer player: asked first (issue 26)
   $("game-leave-button").addEventListener("click", () => $("leave-dialog").showModal());
   $("leave-stay").addEventListener("click", () => $("leave-dialog").close());
   $("leave-confirm").addEventListener("click", () => {
     $("leave-dialog").close();
-    People.leaveSeat();
+    People.leaveSeat(io);
   });
-  $("come-back").addEventListener("click", People.comeBack);
+  $("come-back").addEventListener("click", () => People.comeBack(io));
   for (const id of ["rules-button", "game-rules-button"]) $(id).addEventListener("click", openRules);
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
   $("log-button").addEventListener("click", () =>
@@ -456,7 +485,7 @@ function setUp() {
     $(id).addEventListener("click", () => $(id).closest("dialog").close());
   }
   $("away-close").addEventListener("click", () => {
-    S.away = null;
+    dispatch({ type: "away-closed" });
     render();
   });
   $("sound-button").addEventListener("click", () => {
@@ -467,8 +496,8 @@ function setUp() {
   setInterval(tick, 250);
   new ResizeObserver(() => {
     if ($("game").hidden || !S.view) return;
-    renderHand();
-    Reactions.renderReactions(); // an open picker is placed again beside the hand's new lines
+    renderHand(io);
+    Reactions.renderReactions(io); // an open picker is placed again beside the hand's new lines
   }).observe($("hand"));
   if (!storedSeat(tableId)) $("sit-name").value = localStorage.getItem("cardverse.name") || "";
   $("sit-name").addEventListener("change", (e) => {
@@ -483,18 +512,6 @@ function setUp() {
 setHeartbeat(config.heartbeat);
 const connection = new TableConnection(tableId, { onStatus, onMessage });
 connection.watch = Boolean(config.watch);
-hooks.send = send;
-hooks.sendRaw = (message) => connection.sendSoon(message);
-hooks.render = render;
-hooks.reactionWords = Reactions.reactionWords;
-hooks.serverNow = () => connection.serverNow();
-hooks.pending = () => Boolean(connection.pending);
-hooks.joining = () => {
-  if (connection.watch) return false; // a watch link never takes a seat
-  const stored = storedSeat(tableId);
-  return Boolean(stored && !stored.left);
-};
-hooks.rejoining = () => connection.rejoining;
 // For the browser tests and the curious: drop the connection as a network failure would, or
 // show a message as if the server had sent it.
 window.cardverseTable = {
