@@ -226,7 +226,7 @@ def test_two_people_and_two_computers_play_a_whole_game(
     host.select_option("#bot-level", "easy")
     host.click('#seat-list button[data-seat="2"]')
     wait_for(guest, "document.querySelectorAll('#seat-list .seat-bot').length === 1")
-    assert "Computer player, level: Easy" in guest.inner_text("#seat-list")
+    assert "Level: Easy" in guest.inner_text("#seat-list")
     host.get_by_role("button", name="Remove the computer player from seat 3").click()
     wait_for(guest, "document.querySelectorAll('#seat-list .seat-bot').length === 0")
     host.click('#seat-list button[data-seat="2"]')

@@ -66,6 +66,8 @@ def test_the_host_moves_a_guest_hands_over_by_leaving_and_a_guest_leaves_and_com
 
     # Ada leaves the game: a computer player takes over; Bo, the host, sees her away.
     host.click("#game-leave-button")
+    wait_for(host, "document.querySelector('#leave-dialog').open")  # asked first (issue 26)
+    host.click("#leave-confirm")
     wait_for(host, NOT_SEATED)
     wait_for(host, "!document.querySelector('#come-back').hidden")
     wait_for(guest, "!document.querySelector('#host-absent').hidden")

@@ -278,7 +278,8 @@ def test_every_phase_fits_one_screen_at_every_size(
             page.click(f'#hand .hand-card[data-card="{code}"]')
         page.click("#play-button")
         wait_for(page, "!document.querySelector('#choices').hidden")
-        each_size("joker-choice", {**GAME_PARTS, **chips(players)}, {"choices": "#choices"})
+        # the choice rises over the hand (issue 26): the play to beat stays in sight above it
+        each_size("joker-choice", {"pile": "#pile", **chips(players)}, {"choices": "#choices"})
         page.click("#choice-cancel")
 
         inject(page, variants["exchange"])

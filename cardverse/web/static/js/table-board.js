@@ -52,6 +52,7 @@ export function renderPlayers() {
     const extra = [];
     if (seat.kind === "human" && !seat.connected) extra.push(t("offline"));
     if (seat.auto) extra.push(t("the computer plays"));
+    if (extra.length) classes.push("is-away"); // marked by its border too, where words are cut
     const timed = state.turn && S.timer && S.timer.seat === index;
     // the place around the oval: spread over the far side of the table, left to right (and a
     // little below the sides when there are many)
@@ -70,10 +71,13 @@ export function renderPlayers() {
         "div",
         { class: "player-meta" },
         title ? el("span", { class: `title-badge title-${title}`, text: config.titles[title] }) : null,
-        el("span", {
-          class: "player-count",
-          text: tn("%(num)s card", "%(num)s cards", view.hand_counts[index]),
-        }),
+        // the words, and on a phone only the number (the words stay for screen readers)
+        el(
+          "span",
+          { class: "player-count" },
+          el("span", { class: "count-long", text: tn("%(num)s card", "%(num)s cards", view.hand_counts[index]) }),
+          el("span", { class: "count-short", "aria-hidden": "true", text: String(view.hand_counts[index]) }),
+        ),
         state.text ? el("span", { class: "player-state", text: state.text }) : null,
         seat.kind === "bot" ? el("span", { class: "player-level", text: levelName(seat.level) }) : null,
         extra.length ? el("span", { class: "player-extra", text: joinList(extra) }) : null,

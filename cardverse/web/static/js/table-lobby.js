@@ -62,7 +62,8 @@ function renderSeats(io) {
         el("span", { class: "seat-name", text: seatName(index) }),
         el("span", {
           class: "seat-level",
-          text: t("Computer player, level: %(level)s", { level: levelName(seat.level) }),
+          // short, so that the level fits a phone's tile (the name says it is a computer)
+          text: t("Level: %(level)s", { level: levelName(seat.level) }),
         }),
       );
     } else if (seat.kind === "human") {

@@ -177,10 +177,10 @@ function muteItem(seat, prefix, io) {
   );
 }
 
-// The picker and the mute list beside the hand open where they cover the least: above their
-// button or below it when that covers neither a card of the hand nor Play and Pass; otherwise
-// above the action buttons (over the hand, never over Play and Pass). An outside tap or Escape
-// closes them.
+// The picker and the mute list beside the hand open where they cover the least: the first place
+// of placePopover's list that covers no card of the hand, neither Play nor Pass and not the play
+// to beat; otherwise above the action buttons (over the hand, never over Play and Pass). An
+// outside tap or Escape closes them.
 
 function visibleRect(node) {
   const rect = node.getBoundingClientRect();
@@ -200,26 +200,39 @@ function placePopover(details) {
   const room = document.documentElement.clientWidth;
   const height = document.documentElement.clientHeight;
   const start = details.classList.contains("reaction-mutes") ? button.right - w : button.left;
-  const left = Math.min(Math.max(start, GAP), Math.max(GAP, room - w - GAP));
+  const clampLeft = (x) => Math.min(Math.max(x, GAP), Math.max(GAP, room - w - GAP));
+  const near = clampLeft(start);
   const actions = rects("#actions .button");
   const cards = rects("#hand .hand-card");
-  const box = (top) => ({ left, top, right: left + w, bottom: top + h });
-  const fits = (top) => top >= GAP && top + h <= height - GAP;
-  const clear = (top, keep) => !keep.some((k) => overlaps(box(top), k));
-  const above = button.top - GAP - h;
-  const below = button.bottom + GAP;
-  let top;
-  if (fits(above) && clear(above, actions) && clear(above, cards)) top = above;
-  else if (fits(below) && clear(below, actions) && clear(below, cards)) top = below;
-  else {
-    top = above;
-    const hit = actions.filter((k) => overlaps(box(top), k));
-    if (hit.length) top = Math.min(...hit.map((k) => k.top)) - GAP - h;
-    if (top < GAP) top = below; // no room above: below its button
+  const lastPlay = rects("#trick-plays .is-top, #taken:not([hidden]), .game-bar");
+  const box = ({ left, top }) => ({ left, top, right: left + w, bottom: top + h });
+  const fits = (place) => place.top >= GAP && place.top + h <= height - GAP;
+  const clear = (place, keep) => !keep.some((k) => overlaps(box(place), k));
+  const free = (place) =>
+    fits(place) && clear(place, actions) && clear(place, cards) && clear(place, lastPlay);
+  const chips = $("players").getBoundingClientRect();
+  // where it may go, best first: above or below its button; on the felt above the hand; just
+  // above the cards (over the hand's own lines); over the others' chips or at the foot of the
+  // board (a moment, while the person picks: issue 26) — never over a card, Play, Pass or the
+  // play to beat or the toolbar
+  const places = [
+    { left: near, top: button.top - GAP - h },
+    { left: near, top: button.bottom + GAP },
+    { left: near, top: $("hand-area").getBoundingClientRect().top - GAP - h },
+    { left: near, top: (cards.length ? Math.min(...cards.map((k) => k.top)) : button.top) - GAP - h },
+    { left: clampLeft(chips.left), top: chips.top },
+    { left: clampLeft(chips.left), top: $("board").getBoundingClientRect().bottom - GAP - h },
+  ];
+  let place = places.find(free);
+  if (!place) {
+    place = { left: near, top: button.top - GAP - h };
+    const hit = actions.filter((k) => overlaps(box(place), k));
+    if (hit.length) place.top = Math.min(...hit.map((k) => k.top)) - GAP - h;
+    if (place.top < GAP) place.top = button.bottom + GAP; // no room above: below its button
   }
   // (set through the CSS object model, which a content security policy allows)
-  panel.style.setProperty("left", `${Math.round(left)}px`);
-  panel.style.setProperty("top", `${Math.round(top)}px`);
+  panel.style.setProperty("left", `${Math.round(place.left)}px`);
+  panel.style.setProperty("top", `${Math.round(place.top)}px`);
 }
 
 function closePopover(details, refocus) {

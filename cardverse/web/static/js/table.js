@@ -465,7 +465,13 @@ function setUp() {
   $("rematch-button").addEventListener("click", () => send("rematch"));
   $("back-button").addEventListener("click", () => send("back"));
   $("leave-button").addEventListener("click", () => People.leaveSeat(io));
-  $("game-leave-button").addEventListener("click", () => People.leaveSeat(io));
+  // during a game, leaving gives the seat to a computer player: asked first (issue 26)
+  $("game-leave-button").addEventListener("click", () => $("leave-dialog").showModal());
+  $("leave-stay").addEventListener("click", () => $("leave-dialog").close());
+  $("leave-confirm").addEventListener("click", () => {
+    $("leave-dialog").close();
+    People.leaveSeat(io);
+  });
   $("come-back").addEventListener("click", () => People.comeBack(io));
   for (const id of ["rules-button", "game-rules-button"]) $(id).addEventListener("click", openRules);
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
@@ -489,7 +495,9 @@ function setUp() {
   renderSoundButton();
   setInterval(tick, 250);
   new ResizeObserver(() => {
-    if (!$("game").hidden && S.view) renderHand(io);
+    if ($("game").hidden || !S.view) return;
+    renderHand(io);
+    Reactions.renderReactions(io); // an open picker is placed again beside the hand's new lines
   }).observe($("hand"));
   if (!storedSeat(tableId)) $("sit-name").value = localStorage.getItem("cardverse.name") || "";
   $("sit-name").addEventListener("change", (e) => {

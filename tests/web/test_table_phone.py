@@ -1,0 +1,564 @@
+"""The phone table (issue 26): the felt is the screen, and nothing a player needs is clipped.
+
+In a real browser against the real server, at 360x640, 390x844, 640x360 and 1280x800, for 3, 4,
+6 and 8 players, in English and Japanese, at every phase: my turn with a pile (every badge on),
+a won trick before it sweeps away, the exchange for each role, the joker choice, an owed give
+and an owed discard, the away list open, the reactions open, the round's results and the game's
+end. Measured from bounding boxes and
+``document.elementFromPoint``:
+
+- the last play's every card is inside the viewport, uncovered and at least 40 px tall, with
+  who played it;
+- every card of the hand is inside and uncovered with a hit width of at least 44 px (except
+  under a sheet that rises over the hand by design: the joker choice and the away list);
+- every control of the toolbar is inside, whatever badges are on;
+- an open panel's content is visible without scrolling inside it, and its buttons are inside
+  and uncovered;
+- the opponents, the felt, the status line and the hand do not overlap; the felt keeps room;
+- the page does not scroll.
+
+The game is the server's own (a table of computer players started by the host); the phases
+are drawn from its real state with the phase's fields changed (the page draws whatever state it
+is given), so that every phase is reached at once rather than by playing long games. One
+browser serves the whole module. Screenshots of every screen go to test-artifacts/web/phone/.
+
+The drop of item 1 is a test of its own: two browser contexts, the guest's closed mid-game;
+the host keeps the felt, and the list of players who are away is a line of the board.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from typing import Any
+
+import pytest
+
+from .test_table import APP, create_table, wait_for
+from .test_table_screen import HIT_AREAS, inject
+
+WAIT = 30000  # ms: generous, for a loaded 2-core machine
+SIZES = {
+    "360x640": (360, 640),
+    "390x844": (390, 844),
+    "640x360": (640, 360),
+    "1280x800": (1280, 800),
+}
+MIN_HIT = 44
+MIN_PILE_CARD = 40
+MIN_FELT = 90  # px: the felt never shrinks to nothing
+
+# Everything about one screen, measured in the page.
+MEASURE = """() => {
+  const shown = (n) => n && n.checkVisibility() && n.getBoundingClientRect().width > 0;
+  const box = (n) => {
+    const r = n.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  // whether the point's topmost element belongs to the node (sampled at the centre and inset
+  // corners: a node partly covered shows it at one of them)
+  const uncovered = (n) => {
+    const r = n.getBoundingClientRect();
+    const dx = Math.min(6, r.width / 4), dy = Math.min(6, r.height / 4);
+    const points = [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], [r.left + dx, r.top + dy],
+      [r.right - dx, r.top + dy], [r.left + dx, r.bottom - dy], [r.right - dx, r.bottom - dy]];
+    return points.every(([x, y]) => {
+      const hit = document.elementFromPoint(x, y);
+      return hit && (n === hit || n.contains(hit));
+    });
+  };
+  const out = {width: innerWidth, height: innerHeight,
+    scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
+    oval: getComputedStyle(document.querySelector('#felt')).borderTopLeftRadius === '50%',
+    parts: {}, pile: [], who: null, taken: [], tools: [], panels: []};
+  const named = {felt: '#felt', status: '#game-status', hand: '#hand'};
+  for (const [name, sel] of Object.entries(named)) {
+    const n = document.querySelector(sel);
+    if (shown(n)) out.parts[name] = box(n);
+  }
+  for (const chip of document.querySelectorAll('#players .player')) {
+    if (shown(chip)) out.parts['opponent' + chip.dataset.seat] = box(chip);
+  }
+  const top = document.querySelector('#trick-plays .is-top');
+  if (shown(top)) {
+    out.pile = [...top.querySelectorAll('svg')].map(c => ({box: box(c), free: uncovered(c)}));
+    const who = top.querySelector('.trick-who');
+    out.who = {text: who.textContent, box: box(who), free: uncovered(who)};
+  }
+  const taken = document.querySelector('#taken');
+  if (shown(taken)) {
+    out.taken = [...taken.querySelectorAll('svg, .taken-words')]
+      .map(c => ({box: box(c), free: uncovered(c)}));
+  }
+  for (const b of document.querySelectorAll('.game-bar button')) {
+    if (shown(b)) out.tools.push({id: b.id, box: box(b)});
+  }
+  const panels = ['#exchange', '#choices', '#round-results', '#away', '#host-absent', '#results',
+    '#reaction-buttons', '#leave-dialog'];
+  for (const sel of panels) {
+    const n = document.querySelector(sel);
+    if (!shown(n)) continue;
+    // what scrolls inside the panel (a visually hidden text of 1 px is not content)
+    const inner = [n, ...n.querySelectorAll('*')]
+      .filter(e => shown(e) && getComputedStyle(e).overflowY !== 'visible')
+      .filter(e => e.clientHeight > 2 && e.scrollHeight > e.clientHeight + 1)
+      .map(e => e.id || e.className);
+    const buttons = [...n.querySelectorAll('button, summary, a')].filter(shown)
+      .map(b => ({text: b.textContent.trim(), box: box(b), free: uncovered(b)}));
+    out.panels.push({id: sel, box: box(n), scrolls: inner, buttons});
+  }
+  return out;
+}"""
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def touches_oval(rect: list[float], oval: list[float]) -> bool:
+    """Whether a rectangle overlaps the ellipse inscribed in ``oval`` (scaled to a unit circle,
+    the rectangle's nearest point to the centre tells)."""
+    cx, cy = (oval[0] + oval[2]) / 2, (oval[1] + oval[3]) / 2
+    a, b = (oval[2] - oval[0]) / 2, (oval[3] - oval[1]) / 2
+    x = (min(max(cx, rect[0] + 0.5), rect[2] - 0.5) - cx) / a
+    y = (min(max(cy, rect[1] + 0.5), rect[3] - 0.5) - cy) / b
+    return x * x + y * y < 1
+
+
+def inside(box: list[float], width: int, height: int) -> bool:
+    left, top, right, bottom = box
+    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+
+
+def check_screen(
+    page: Any, where: str, phase: str, players: int, covered_hand: bool = False
+) -> None:
+    """Everything of the module's docstring, for one screen."""
+    found = page.evaluate(MEASURE)
+    width, height = found["width"], found["height"]
+    scroll_w, scroll_h = found["scroll"]
+    if phase != "game-over":  # the game's end is a page of its own (the standings, the lobby)
+        assert scroll_w <= width and scroll_h <= height, (
+            f"{where}: the page scrolls {found['scroll']}"
+        )
+        parts = found["parts"]
+        wanted = ["felt", *(f"opponent{seat}" for seat in range(1, players))]
+        if not covered_hand and phase != "round-results":  # no cards between rounds
+            wanted.append("hand")
+        for name in wanted:
+            assert name in parts, f"{where}: the {name} is not shown"
+        names = list(parts)
+        for i, first in enumerate(names):
+            assert inside(parts[first], width, height), (
+                f"{where}: {first} {parts[first]} is off the screen"
+            )
+            for second in names[i + 1 :]:
+                pair = {first, second}
+                if found["oval"] and "felt" in pair and any(n.startswith("opponent") for n in pair):
+                    chip = parts[(pair - {"felt"}).pop()]
+                    assert not touches_oval(chip, parts["felt"]), f"{where}: {pair} overlap"
+                    continue
+                assert not overlaps(parts[first], parts[second]), (
+                    f"{where}: {first} {parts[first]} overlaps {second} {parts[second]}"
+                )
+        felt = parts["felt"]
+        assert felt[3] - felt[1] >= MIN_FELT, (
+            f"{where}: the felt is {felt[3] - felt[1]:.0f} px tall"
+        )
+        assert found["tools"], f"{where}: no toolbar"
+        for tool in found["tools"]:
+            assert inside(tool["box"], width, height), f"{where}: toolbar {tool} is off the screen"
+    for card in found["pile"]:
+        assert inside(card["box"], width, height), (
+            f"{where}: a card of the last play is off the screen"
+        )
+        assert card["box"][3] - card["box"][1] >= MIN_PILE_CARD, (
+            f"{where}: a pile card is small {card}"
+        )
+        assert card["free"], f"{where}: a card of the last play is covered {card}"
+    if found["pile"]:
+        assert found["who"]["free"] and inside(found["who"]["box"], width, height), (
+            f"{where}: who played the last play is not seen {found['who']}"
+        )
+    for part in found["taken"]:
+        assert part["free"] and inside(part["box"], width, height), f"{where}: the won trick {part}"
+    for panel in found["panels"]:
+        assert not panel["scrolls"], f"{where}: {panel['id']} scrolls inside: {panel['scrolls']}"
+        if phase == "game-over" and panel["box"][3] - panel["box"][1] > height:
+            continue  # the game's end is a page: taller than a screen held sideways, it scrolls
+        assert inside(panel["box"], width, height), (
+            f"{where}: {panel['id']} {panel['box']} is clipped"
+        )
+        for button in panel["buttons"]:
+            assert inside(button["box"], width, height) and button["free"], (
+                f"{where}: {panel['id']}: the button {button} is off the screen or covered"
+            )
+    if phase not in ("game-over", "round-results") and not covered_hand:
+        areas = page.evaluate(HIT_AREAS)
+        assert areas, f"{where}: no hand"
+        for area in areas:
+            assert area["w"] >= MIN_HIT and area["h"] >= MIN_HIT, f"{where}: hit area {area}"
+        off = page.evaluate(
+            "() => [...document.querySelectorAll('#hand .hand-card')].filter(c => { const r ="
+            " c.getBoundingClientRect(); return r.left < 0 || r.top < 0 || r.right > innerWidth"
+            " || r.bottom > innerHeight; }).map(c => c.dataset.card)"
+        )
+        assert not off, f"{where}: hand cards off the screen {off}"
+
+
+# -- the positions ----------------------------------------------------------------------------
+
+
+def titles_for(players: int) -> list[str]:
+    middle = ["citizen"] * max(0, players - 4)
+    if players >= 4:
+        return ["president", "vice_president", *middle, "vice_scum", "scum"]
+    return ["president", "citizen", "scum"]
+
+
+def positions(state: dict[str, Any], table: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Messages that bring the page to each phase, from the real state of my turn."""
+    players = len(state["view"]["hand_counts"])
+    hand = state["view"]["hand"]
+    counter = [state["v"] + 1000]
+
+    def make(events: list[Any] | None = None, **changes: Any) -> dict[str, Any]:
+        message = copy.deepcopy(state)
+        message["view"].update(copy.deepcopy(changes))
+        message["events"] = events or []
+        counter[0] += 10
+        message["v"] = counter[0]
+        return message
+
+    pile = [
+        {"seat": players - 1, "action": "play", "cards": ["9C", "9D"]},
+        {"seat": 1, "action": "pass"},
+        {"seat": 1 if players > 3 else 2, "action": "play", "cards": ["QH", "QS"]},
+    ][-2 if players == 3 else 0 :]
+    badges = {"revolution": True, "jack_back": True, "lock": ["H"]}
+    turn = {"turn": 0, "passed": [], "phase": "play"}
+    out: dict[str, list[dict[str, Any]]] = {}
+    out["turn-pile"] = [make(trick=pile, **badges, **turn)]
+    # a trick won by seat 1: the play that won it shows before it is swept
+    out["won-trick"] = [
+        make(trick=pile, **turn),
+        make(
+            [
+                {"event": "play", "seat": 1, "cards": ["2H", "2S"]},
+                {"event": "trick_won", "seat": 1, "leader": 1, "cleared": False},
+            ],
+            trick=[],
+            turn=1,
+            passed=[],
+        ),
+    ]
+    titles = titles_for(players)
+    for role in dict.fromkeys(t for t in titles if t != "citizen"):
+        seat_titles = [role, *[t for t in titles if t != role]] if role in titles else titles
+        partner = {
+            "president": "scum",
+            "vice_president": "vice_scum",
+            "scum": "president",
+            "vice_scum": "vice_president",
+        }[role]
+        other = seat_titles.index(partner)
+        count = 2 if role in ("president", "scum") else 1
+        high = role in ("president", "vice_president")
+        giver, receiver = (other, 0) if high else (0, other)
+        exchange = {
+            "phase": "exchange",
+            "round": 2,
+            "trick": [],
+            "history": [],
+            "passed": [],
+            "places": [list(range(players))],
+            "titles": {str(s): t for s, t in enumerate(seat_titles)},
+            "turn": 0 if high else other,
+            "exchange": [
+                {"giver": giver, "receiver": receiver, "cards": hand[-count:], "automatic": True}
+            ],
+            "exchange_pairs": [{"giver": giver, "receiver": receiver, "count": count}],
+            "legal_moves": [{"action": "give", "cards": hand[:count]}] if high else [],
+        }
+        out[f"exchange-{role}"] = [make(**exchange)]
+    jokers = sorted(set(hand[3:]) | {"6H", "7H", "RJ"})
+    straight = ["6H", "7H", "RJ"]
+    out["joker-choice"] = [
+        make(
+            hand=jokers,
+            hand_counts=[len(jokers), *state["view"]["hand_counts"][1:]],
+            trick=[{"seat": 1, "action": "play", "cards": ["3S", "4S", "5S"]}],
+            legal_moves=[
+                {"action": "play", "cards": straight, "jokers": {"RJ": "5"}},
+                {"action": "play", "cards": straight, "jokers": {"RJ": "8"}},
+                {"action": "pass"},
+            ],
+            **turn,
+        )
+    ]
+    mine = [{"seat": 0, "action": "play", "cards": [hand[0]]}]
+    out["owed-give"] = [
+        make(
+            owed={"seat": 0, "kind": "give", "count": 1, "receiver": 1},
+            legal_moves=[{"action": "give", "cards": [code]} for code in hand[1:]],
+            trick=mine,
+            **turn,
+        )
+    ]
+    out["owed-discard"] = [
+        make(
+            owed={"seat": 0, "kind": "discard", "count": 2, "receiver": None},
+            legal_moves=[{"action": "discard", "cards": hand[1:3]}],
+            trick=mine,
+            **turn,
+        )
+    ]
+    away = make(trick=pile, **turn)
+    away["away"] = [
+        {"action": "play", "cards": ["4D"], "round": 1},
+        {"action": "pass", "round": 1},
+        {"action": "play", "cards": ["8C", "8S"], "round": 1},
+    ]
+    out["away-list"] = [away]
+    out["reactions"] = [make(trick=pile, **turn)]
+    order = list(range(players))
+    results = make(
+        phase="round_over",
+        trick=[],
+        turn=None,
+        hand=[],
+        hand_counts=[0] * players,
+        places=[order],
+        finished=order,
+        titles={str(s): t for s, t in enumerate(titles)},
+        points=[players - s for s in order],
+        legal_moves=[],
+    )
+    totals = [players - s for s in order]
+    results["score"] = {"rounds": [totals], "totals": totals, "standings": None, "titles": None}
+    out["round-results"] = [results]
+    over = copy.deepcopy(results)
+    over["view"]["phase"] = "game_over"
+    over["score"] = {**results["score"], "standings": order}
+    over["score"]["titles"] = {str(s): t for s, t in enumerate(titles)}
+    over["v"] += 5
+    out["game-over"] = [{**table, "phase": "over", "records": []}, over]
+    return out
+
+
+def open_game(page: Any, server_url: str, players: int, lang: str) -> None:
+    """A table of ``players`` seats: this page is the host in seat 0, computer players fill the
+    others, the game starts and the page waits for its turn."""
+    created = page.request.post(
+        f"{server_url}/api/tables",
+        data={"name": "Ada", "rules": {"preset": "standard", "players": players, "jokers": 2}},
+    ).json()
+    table_id = created["table_id"]
+    page.goto(f"{server_url}/t/{table_id}?lang={lang}")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem('cardverse.seat.' + id,"
+        " JSON.stringify({seat: 0, token}))",
+        [table_id, created["token"]],
+    )
+    page.reload()
+    wait_for(page, f"document.querySelector('{APP}').dataset.seated === 'true'", WAIT)
+    page.click("#fill-button")
+    wait_for(
+        page, f"document.querySelectorAll('#seat-list .seat-bot').length === {players - 1}", WAIT
+    )
+    # item 7: a tile of the lobby shows its name and its level whole, not cut
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('#seat-list .seat-name, #seat-list .seat-level')]"
+        ".filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)"
+    )
+    assert not cut, f"lobby tiles cut at {page.viewport_size}: {cut}"
+    page.click("#start-button")
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", WAIT)
+
+
+def settle(page: Any) -> None:
+    """Two frames drawn and no animation running: the screen as the player sees it."""
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    wait_for(page, "document.getAnimations().every(a => a.playState !== 'running')", WAIT)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("players", [3, 4, 6, 8])
+def test_every_phase_keeps_the_felt_and_nothing_is_clipped(
+    players: int, lang: str, server_url: str, browser: Any, artifacts: Any
+) -> None:
+    shots = artifacts / "phone"
+    shots.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_game(page, server_url, players, lang)
+        state = page.evaluate("window.cardverseTable.state.state")
+        table = page.evaluate("window.cardverseTable.state.table")
+        for phase, messages in positions(state, table).items():
+            for message in messages:
+                inject(page, message)
+            covered_hand = phase in ("joker-choice", "away-list")
+            if phase == "won-trick":
+                wait_for(page, "!document.querySelector('#taken').hidden", WAIT)
+                # held on the table while it is measured at every size (it sweeps after 1.5 s)
+                page.evaluate("window.cardverseTable.state.taken.until = performance.now() + 6e5")
+            elif phase == "joker-choice":
+                for code in ("6H", "7H", "RJ"):
+                    page.click(f'#hand .hand-card[data-card="{code}"]')
+                page.click("#play-button")
+                wait_for(page, "!document.querySelector('#choices').hidden", WAIT)
+            elif phase == "away-list":
+                wait_for(page, "!document.querySelector('#away').hidden", WAIT)
+            elif phase.startswith("exchange"):
+                wait_for(page, "!document.querySelector('#exchange').hidden", WAIT)
+            elif phase == "round-results":
+                wait_for(page, "!document.querySelector('#round-results').hidden", WAIT)
+            elif phase == "game-over":
+                wait_for(page, "!document.querySelector('#results').hidden", WAIT)
+            for size, (width, height) in SIZES.items():
+                page.set_viewport_size({"width": width, "height": height})
+                wait_for(page, f"innerWidth === {width} && innerHeight === {height}", WAIT)
+                if phase == "reactions":
+                    if not page.evaluate("document.querySelector('#reaction-bar').open"):
+                        page.click("#reaction-bar summary")
+                    wait_for(page, "document.querySelector('#reaction-bar').open", WAIT)
+                if phase == "game-over":
+                    page.evaluate("document.querySelector('#results').scrollIntoView()")
+                settle(page)
+                page.screenshot(path=str(shots / f"{phase}-{players}p-{lang}-{size}.png"))
+                check_screen(
+                    page,
+                    f"{phase}, {players} players, {lang}, {size}",
+                    phase,
+                    players,
+                    covered_hand,
+                )
+            if phase == "joker-choice":
+                page.click("#choice-cancel")
+            elif phase == "away-list":
+                page.click("#away-close")
+            elif phase == "reactions":
+                page.keyboard.press("Escape")
+            if phase == "won-trick":
+                page.evaluate("window.cardverseTable.state.taken.until = 0")
+            page.set_viewport_size({"width": 360, "height": 640})
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_host_keeps_the_table_when_a_friends_phone_drops(
+    quick_grace_server: Any, browser: Any, artifacts: Any
+) -> None:
+    """Issue 26, item 1: the "Players who are away" list was a child of the screen's grid with
+    no place of its own, so it took a new row of the grid and the felt's height (83 px -> 0 px)
+    while the friend was away, and the hand's lines printed over the chips. Now it is a line of
+    the board: the felt keeps its room, before and after the computer takes the seat."""
+    host_context = browser.new_context(viewport={"width": 360, "height": 640})
+    guest_context = browser.new_context(viewport={"width": 360, "height": 640})
+    try:
+        host = host_context.new_page()
+        guest = guest_context.new_page()
+        for page in (host, guest):
+            page.set_default_timeout(WAIT)
+        link = create_table(host, quick_grace_server.url, "en", "Ada")
+        guest.goto(link)
+        guest.fill("#sit-name", "Bo")
+        guest.keyboard.press("Enter")
+        wait_for(guest, f"document.querySelector('{APP}').dataset.seated === 'true'", WAIT)
+        wait_for(host, "document.querySelectorAll('#seat-list .seat-human').length === 2", WAIT)
+        host.click("#fill-button")
+        wait_for(host, "document.querySelectorAll('#seat-list .seat-empty').length === 0", WAIT)
+        host.click("#start-button")
+        wait_for(host, "!document.querySelector('#game').hidden", WAIT)
+        wait_for(guest, "!document.querySelector('#game').hidden", WAIT)
+        settle(host)
+        before = host.evaluate("document.querySelector('#felt').getBoundingClientRect().height")
+        players = len(host.evaluate("window.cardverseTable.state.table.seats"))
+
+        guest_context.close()  # the friend's phone drops mid-game
+        wait_for(host, "!document.querySelector('#host-absent').hidden", WAIT)
+        settle(host)
+        check_screen(host, "the friend is offline", "away", players, covered_hand=True)
+        wait_for(
+            host,
+            "window.cardverseTable.state.table.seats.some(s => s.name === 'Bo' && s.auto)",
+            WAIT,
+        )
+        wait_for(host, "!document.querySelector('#host-absent').hidden", WAIT)
+        settle(host)
+        host.screenshot(path=str(artifacts / "phone-host-friend-dropped.png"))
+        check_screen(host, "the computer plays for the friend", "away", players, True)
+        after = host.evaluate("document.querySelector('#felt').getBoundingClientRect().height")
+        assert after >= max(MIN_FELT, 0.6 * before), (
+            f"the felt went from {before:.0f} to {after:.0f} px"
+        )
+        # the list is a line of the board: above the felt, below the chips, over nothing
+        boxes = host.evaluate(
+            "() => Object.fromEntries(['#players', '#host-absent', '#felt', '#hand-area',"
+            " '.me-bar', '#game-status'].map(s => { const r = document.querySelector(s)"
+            ".getBoundingClientRect(); return [s, [r.left, r.top, r.right, r.bottom]]; }))"
+        )
+        order = ["#players", "#host-absent", "#felt", "#hand-area"]
+        for upper, lower in itertools.pairwise(order):
+            assert boxes[upper][3] <= boxes[lower][1] + 0.5, f"{upper} runs into {lower}: {boxes}"
+        for line in (".me-bar", "#game-status"):
+            assert not overlaps(boxes[line], boxes["#players"]), f"{line} prints over the chips"
+        assert host.get_by_role("button", name="Give Bo's seat to a computer player").is_visible()
+    finally:
+        host_context.close()
+
+
+def test_the_toolbar_fits_320_px_in_every_language_with_every_badge_on(
+    server_url: str, browser: Any, artifacts: Any
+) -> None:
+    """Item 5: the badges live on the felt, the toolbar keeps the round and its icons, and it
+    fits a 320 px screen in each of the five languages with revolution, jack back and lock on."""
+    from cardverse.web.i18n import LANGUAGES
+
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    try:
+        open_game(page, server_url, 4, "en")
+        for lang in LANGUAGES:
+            page.goto(page.url.split("?")[0] + f"?lang={lang}")
+            wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", WAIT)
+            state = page.evaluate("window.cardverseTable.state.state")
+            table = page.evaluate("window.cardverseTable.state.table")
+            inject(page, positions(state, table)["turn-pile"][0])
+            wait_for(page, "!document.querySelector('#lock').hidden", WAIT)
+            settle(page)
+            where = f"the toolbar in {lang} at 320 px"
+            page.screenshot(path=str(artifacts / "phone" / f"toolbar-{lang}-320x640.png"))
+            bar = page.evaluate(
+                "() => { const b = document.querySelector('.game-bar'); return [b.scrollWidth,"
+                " b.clientWidth, [...b.querySelectorAll('button')].filter(n => n.checkVisibility())"
+                ".map(n => n.getBoundingClientRect().right)]; }"
+            )
+            assert bar[0] <= bar[1] and len(bar[2]) == 5 and max(bar[2]) <= 320, f"{where}: {bar}"
+            badges = page.evaluate(
+                "() => [...document.querySelectorAll('#felt-badges > :not([hidden])')]"
+                ".map(n => { const r = n.getBoundingClientRect(); return [r.left, r.right]; })"
+            )
+            assert len(badges) == 3 and all(left >= 0 and right <= 320 for left, right in badges)
+            check_screen(page, where, "turn-pile", 4)
+        # item 6: Leave asks first; Stay (the button focused) keeps the seat
+        page.click("#game-leave-button")
+        wait_for(page, "document.querySelector('#leave-dialog').open", WAIT)
+        assert page.evaluate("document.activeElement.id") == "leave-stay"
+        boxes = page.evaluate(
+            "() => [...document.querySelectorAll('#leave-dialog, #leave-dialog button')]"
+            ".map(n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right,"
+            " r.bottom]; })"
+        )
+        assert all(inside(box, 320, 640) for box in boxes), f"the leave dialog: {boxes}"
+        page.keyboard.press("Enter")
+        wait_for(page, "!document.querySelector('#leave-dialog').open", WAIT)
+        assert page.get_attribute(APP, "data-seated") == "true"
+    finally:
+        context.close()
