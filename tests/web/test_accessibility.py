@@ -18,9 +18,10 @@ from axe_playwright_python.sync_playwright import Axe
 from cardverse.web.i18n import LANGUAGES
 from cardverse.web.site import VARIANTS
 
+from .table_support import inject, open_table
 from .test_replay import played_record
 from .test_table import APP, wait_for
-from .test_table_screen import inject, phase_states
+from .test_table_screen import phase_states
 
 AXE = Axe()
 # axe-core's rules that are off by default but matter here: a control's visible text must be
@@ -99,24 +100,6 @@ def test_the_pages_in_the_other_languages_have_no_axe_violation(server_url: str,
     assert page.js_errors == []
 
 
-def _open_table(page: Any, server_url: str, lang: str, players: int, rules: dict[str, Any]) -> None:
-    """A table through the API: this page takes seat 0 with its token; computer players fill
-    the other seats; the page waits in the lobby."""
-    created = page.request.post(
-        f"{server_url}/api/tables",
-        data={"name": "Ada", "rules": {"preset": "standard", "players": players, **rules}},
-    ).json()
-    table_id = created["table_id"]
-    page.goto(f"{server_url}/t/{table_id}?lang={lang}")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem('cardverse.seat.' + id,"
-        " JSON.stringify({seat: 0, token}))",
-        [table_id, created["token"]],
-    )
-    page.reload()
-    wait_for(page, f"document.querySelector('{APP}').dataset.seated === 'true'")
-
-
 def _with_a_pile(state: dict[str, Any]) -> dict[str, Any]:
     """The same state with a single card of another seat on the pile, my turn to beat it."""
     out = copy.deepcopy(state)
@@ -131,7 +114,7 @@ def _with_a_pile(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_table_phase_has_no_axe_violation(server_url: str, page: Any) -> None:
-    _open_table(page, server_url, "en", 4, {"jokers": 2, "straights": True})
+    open_table(page, server_url, 4, {"jokers": 2, "straights": True}, fill=False)
     found = axe_violations(page, "lobby (host)")
     page.click("#options-details summary")
     found += axe_violations(page, "lobby with the options open")
@@ -197,7 +180,7 @@ def test_the_hand_names_its_cards_with_what_they_show(
     lang: str, server_url: str, page: Any
 ) -> None:
     """A voice-control user says what they see: each card's accessible name holds its text."""
-    _open_table(page, server_url, lang, 3, {"jokers": 1})
+    open_table(page, server_url, 3, {"jokers": 1}, lang, fill=False)
     page.click("#fill-button")
     wait_for(page, "document.querySelectorAll('#seat-list .seat-bot').length === 2")
     page.click("#start-button")

@@ -15,8 +15,8 @@ import re
 import time
 from typing import Any
 
+from .table_support import inject, open_table
 from .test_table import APP, WAIT, data, take_turn, wait_for
-from .test_table_screen import inject, open_table
 from .test_table_story import new_page, start_game
 
 # What the page draws (the parts that stay; a won trick shown for a moment is left out) and its

@@ -30,23 +30,29 @@ from __future__ import annotations
 
 import copy
 import itertools
+import time
 from typing import Any
 
 import pytest
 
-from .test_table import APP, create_table, wait_for
-from .test_table_screen import HIT_AREAS, inject
+from .conftest import WAIT
+from .table_support import (
+    CHIP_TEXT,
+    HIT_AREAS,
+    MIN_HIT,
+    SIZES,
+    inject,
+    inside,
+    open_table,
+    overlaps,
+    settle,
+    titles_for,
+)
+from .test_table import APP, create_table, take_turn, wait_for
 
-WAIT = 30000  # ms: generous, for a loaded 2-core machine
-SIZES = {
-    "360x640": (360, 640),
-    "390x844": (390, 844),
-    "640x360": (640, 360),
-    "1280x800": (1280, 800),
-}
-MIN_HIT = 44
 MIN_PILE_CARD = 40
 MIN_FELT = 90  # px: the felt never shrinks to nothing
+TAKEN_MS = 1500  # ms: how long a won trick stays (TAKEN_MS of table-state.js)
 
 # Everything about one screen, measured in the page.
 MEASURE = """() => {
@@ -71,11 +77,17 @@ MEASURE = """() => {
     scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
     oval: getComputedStyle(document.querySelector('#felt')).borderTopLeftRadius === '50%',
     parts: {}, pile: [], who: null, taken: [], tools: [], panels: []};
-  const named = {felt: '#felt', status: '#game-status', hand: '#hand'};
+  const named = {felt: '#felt', status: '#game-status', hand: '#hand',
+    people: '#board > #people-note', absent: '#host-absent'};
   for (const [name, sel] of Object.entries(named)) {
     const n = document.querySelector(sel);
     if (shown(n)) out.parts[name] = box(n);
   }
+  const people = document.querySelector('#people-note');
+  out.people = shown(people) ? {inGame: people.parentElement.id === 'board', box: box(people),
+    free: uncovered(people), text: people.textContent} : null;
+  const note = document.querySelector('#note');
+  out.note = shown(note) && note.textContent ? {box: box(note), free: uncovered(note)} : null;
   for (const chip of document.querySelectorAll('#players .player')) {
     if (shown(chip)) out.parts['opponent' + chip.dataset.seat] = box(chip);
   }
@@ -111,10 +123,6 @@ MEASURE = """() => {
 }"""
 
 
-def overlaps(a: list[float], b: list[float]) -> bool:
-    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
-
-
 def touches_oval(rect: list[float], oval: list[float]) -> bool:
     """Whether a rectangle overlaps the ellipse inscribed in ``oval`` (scaled to a unit circle,
     the rectangle's nearest point to the centre tells)."""
@@ -125,11 +133,6 @@ def touches_oval(rect: list[float], oval: list[float]) -> bool:
     return x * x + y * y < 1
 
 
-def inside(box: list[float], width: int, height: int) -> bool:
-    left, top, right, bottom = box
-    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
-
-
 def check_screen(
     page: Any, where: str, phase: str, players: int, covered_hand: bool = False
 ) -> None:
@@ -137,10 +140,8 @@ def check_screen(
     found = page.evaluate(MEASURE)
     width, height = found["width"], found["height"]
     scroll_w, scroll_h = found["scroll"]
-    if phase != "game-over":  # the game's end is a page of its own (the standings, the lobby)
-        assert scroll_w <= width and scroll_h <= height, (
-            f"{where}: the page scrolls {found['scroll']}"
-        )
+    assert scroll_w <= width and scroll_h <= height, f"{where}: the page scrolls {found['scroll']}"
+    if phase != "game-over":  # the game's end is a sheet over the page (checked as a panel)
         parts = found["parts"]
         wanted = ["felt", *(f"opponent{seat}" for seat in range(1, players))]
         if not covered_hand and phase != "round-results":  # no cards between rounds
@@ -154,7 +155,7 @@ def check_screen(
             )
             for second in names[i + 1 :]:
                 pair = {first, second}
-                if found["oval"] and "felt" in pair and any(n.startswith("opponent") for n in pair):
+                if found["oval"] and "felt" in pair and any(n != "felt" for n in pair):
                     chip = parts[(pair - {"felt"}).pop()]
                     assert not touches_oval(chip, parts["felt"]), f"{where}: {pair} overlap"
                     continue
@@ -184,8 +185,6 @@ def check_screen(
         assert part["free"] and inside(part["box"], width, height), f"{where}: the won trick {part}"
     for panel in found["panels"]:
         assert not panel["scrolls"], f"{where}: {panel['id']} scrolls inside: {panel['scrolls']}"
-        if phase == "game-over" and panel["box"][3] - panel["box"][1] > height:
-            continue  # the game's end is a page: taller than a screen held sideways, it scrolls
         assert inside(panel["box"], width, height), (
             f"{where}: {panel['id']} {panel['box']} is clipped"
         )
@@ -193,6 +192,23 @@ def check_screen(
             assert inside(button["box"], width, height) and button["free"], (
                 f"{where}: {panel['id']}: the button {button} is off the screen or covered"
             )
+    # the note about the people at the table is a line of the board, seen whole (item 3)
+    people = found["people"]
+    if people and people["inGame"]:
+        assert people["free"] and inside(people["box"], width, height), (
+            f"{where}: the people note is covered or off the screen {people}"
+        )
+    # where the joker choice takes the hand's place (a large screen), the line that says what
+    # Play will do stays in sight (item 4)
+    # (on a phone the choice rises over the hand, its note and its buttons, by design)
+    if phase == "joker-choice" and found["oval"]:
+        note = found["note"]
+        assert note and note["free"] and inside(note["box"], width, height), (
+            f"{where}: what Play will do is not seen {note}"
+        )
+    if phase != "game-over":
+        chips = page.evaluate(CHIP_TEXT)
+        assert not chips, f"{where}: words cut in the chips: {chips}"
     if phase not in ("game-over", "round-results") and not covered_hand:
         areas = page.evaluate(HIT_AREAS)
         assert areas, f"{where}: no hand"
@@ -207,13 +223,6 @@ def check_screen(
 
 
 # -- the positions ----------------------------------------------------------------------------
-
-
-def titles_for(players: int) -> list[str]:
-    middle = ["citizen"] * max(0, players - 4)
-    if players >= 4:
-        return ["president", "vice_president", *middle, "vice_scum", "scum"]
-    return ["president", "citizen", "scum"]
 
 
 def positions(state: dict[str, Any], table: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -239,19 +248,6 @@ def positions(state: dict[str, Any], table: dict[str, Any]) -> dict[str, list[di
     turn = {"turn": 0, "passed": [], "phase": "play"}
     out: dict[str, list[dict[str, Any]]] = {}
     out["turn-pile"] = [make(trick=pile, **badges, **turn)]
-    # a trick won by seat 1: the play that won it shows before it is swept
-    out["won-trick"] = [
-        make(trick=pile, **turn),
-        make(
-            [
-                {"event": "play", "seat": 1, "cards": ["2H", "2S"]},
-                {"event": "trick_won", "seat": 1, "leader": 1, "cleared": False},
-            ],
-            trick=[],
-            turn=1,
-            passed=[],
-        ),
-    ]
     titles = titles_for(players)
     for role in dict.fromkeys(t for t in titles if t != "citizen"):
         seat_titles = [role, *[t for t in titles if t != role]] if role in titles else titles
@@ -346,26 +342,13 @@ def positions(state: dict[str, Any], table: dict[str, Any]) -> dict[str, list[di
     return out
 
 
+AWAY_NAMES = {"en": "Alexandra Featherstonehaugh", "ja": "長谷川ちひろ"}
+
+
 def open_game(page: Any, server_url: str, players: int, lang: str) -> None:
-    """A table of ``players`` seats: this page is the host in seat 0, computer players fill the
-    others, the game starts and the page waits for its turn."""
-    created = page.request.post(
-        f"{server_url}/api/tables",
-        data={"name": "Ada", "rules": {"preset": "standard", "players": players, "jokers": 2}},
-    ).json()
-    table_id = created["table_id"]
-    page.goto(f"{server_url}/t/{table_id}?lang={lang}")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem('cardverse.seat.' + id,"
-        " JSON.stringify({seat: 0, token}))",
-        [table_id, created["token"]],
-    )
-    page.reload()
-    wait_for(page, f"document.querySelector('{APP}').dataset.seated === 'true'", WAIT)
-    page.click("#fill-button")
-    wait_for(
-        page, f"document.querySelectorAll('#seat-list .seat-bot').length === {players - 1}", WAIT
-    )
+    """A table of ``players`` seats: this page is the host in seat 0, computer players fill
+    the others, the game starts and the page waits for its turn."""
+    open_table(page, server_url, players, {"jokers": 2}, lang)
     # item 7: a tile of the lobby shows its name and its level whole, not cut
     cut = page.evaluate(
         "() => [...document.querySelectorAll('#seat-list .seat-name, #seat-list .seat-level')]"
@@ -376,10 +359,12 @@ def open_game(page: Any, server_url: str, players: int, lang: str) -> None:
     wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'", WAIT)
 
 
-def settle(page: Any) -> None:
-    """Two frames drawn and no animation running: the screen as the player sees it."""
-    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    wait_for(page, "document.getAnimations().every(a => a.playState !== 'running')", WAIT)
+def with_a_person_away(table: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The table with seat 1 a person of a long name, offline, the computer playing for them
+    (their chip shows the name cut with its whole name kept, and the away badge whole)."""
+    out = copy.deepcopy(table)
+    out["seats"][1].update(kind="human", name=AWAY_NAMES[lang], connected=False, auto=True)
+    return out
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -391,22 +376,23 @@ def test_every_phase_keeps_the_felt_and_nothing_is_clipped(
     shots.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 360, "height": 640})
     page = context.new_page()
-    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         open_game(page, server_url, players, lang)
         state = page.evaluate("window.cardverseTable.state.state")
         table = page.evaluate("window.cardverseTable.state.table")
+        # a person of a long name is away (items 1 and 2), and a note about the people at the
+        # table stands until the next change (item 3)
+        inject(page, with_a_person_away(table, lang))
+        inject(page, {"type": "host_changed", "host": 0})
+        wait_for(page, "document.querySelector('#players .away-badge') !== null", WAIT)
+        wait_for(page, "document.querySelector('#board > #people-note:not([hidden])') !== null")
         for phase, messages in positions(state, table).items():
             for message in messages:
                 inject(page, message)
             covered_hand = phase in ("joker-choice", "away-list")
-            if phase == "won-trick":
-                wait_for(page, "!document.querySelector('#taken').hidden", WAIT)
-                # held on the table while it is measured at every size (it sweeps after 1.5 s)
-                page.evaluate("window.cardverseTable.state.taken.until = performance.now() + 6e5")
-            elif phase == "joker-choice":
+            if phase == "joker-choice":
                 for code in ("6H", "7H", "RJ"):
                     page.click(f'#hand .hand-card[data-card="{code}"]')
                 page.click("#play-button")
@@ -426,8 +412,6 @@ def test_every_phase_keeps_the_felt_and_nothing_is_clipped(
                     if not page.evaluate("document.querySelector('#reaction-bar').open"):
                         page.click("#reaction-bar summary")
                     wait_for(page, "document.querySelector('#reaction-bar').open", WAIT)
-                if phase == "game-over":
-                    page.evaluate("document.querySelector('#results').scrollIntoView()")
                 settle(page)
                 page.screenshot(path=str(shots / f"{phase}-{players}p-{lang}-{size}.png"))
                 check_screen(
@@ -443,9 +427,55 @@ def test_every_phase_keeps_the_felt_and_nothing_is_clipped(
                 page.click("#away-close")
             elif phase == "reactions":
                 page.keyboard.press("Escape")
-            if phase == "won-trick":
-                page.evaluate("window.cardverseTable.state.taken.until = 0")
             page.set_viewport_size({"width": 360, "height": 640})
+        # Close shows the lobby behind the game's end, and the page is a page again
+        page.click("#results-close")
+        wait_for(page, "document.querySelector('#results').hidden", WAIT)
+        wait_for(page, "!document.querySelector('#lobby').hidden", WAIT)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("players", "lang"), [(8, "ja"), (3, "en"), (4, "ja"), (6, "en")])
+def test_a_won_trick_is_seen_whole_before_it_sweeps_away(
+    players: int, lang: str, server_url: str, browser: Any, artifacts: Any
+) -> None:
+    """A real game is played (the lowest play, or a pass, on each of my turns) until a trick
+    is won; the page's clock is held by the test (``page.clock``), so that the won trick stays
+    while it is measured at every size; then the clock is moved past its moment and the page
+    sweeps it away. Nothing waits for time: every wait is for a state of the page."""
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        now = time.time()
+        page.clock.install(time=now)
+        page.clock.pause_at(now + 5)  # the page's clock stands still unless the test moves it
+        open_game(page, server_url, players, lang)
+        my_turn = f"document.querySelector('{APP}').dataset.myTurn === 'true'"
+        for _ in range(80):
+            wait_for(page, my_turn, WAIT)
+            if page.is_visible("#taken"):
+                break
+            take_turn(page, keys=False)
+        else:
+            pytest.fail("no trick was won in 80 turns")
+        seat = page.get_attribute("#taken", "data-seat")
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            wait_for(page, f"innerWidth === {width} && innerHeight === {height}", WAIT)
+            settle(page, frames=False)
+            page.screenshot(
+                path=str(artifacts / "phone" / f"won-trick-{players}p-{lang}-{size}.png")
+            )
+            where = f"a trick won by seat {seat}, {players} players, {lang}, {size}"
+            found = page.evaluate(MEASURE)
+            assert found["taken"], f"{where}: the won trick is not on the table"
+            check_screen(page, where, "won-trick", players)
+        page.clock.run_for(TAKEN_MS + 100)
+        wait_for(page, "document.querySelector('#taken').hidden", WAIT)
         assert not errors, errors
     finally:
         context.close()

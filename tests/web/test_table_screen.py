@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from .table_support import HIT_AREAS, MIN_HIT, inject, open_table, overlaps, titles_for
 from .test_browser import CONTRAST
 from .test_table import APP, wait_for
 
@@ -28,8 +29,6 @@ SIZES = {
     "412x915": (412, 915),
     "1280x800": (1280, 800),
 }
-MIN_HIT = 44
-
 # Boxes of what must be on screen, per phase: name -> CSS selector (visible ones only).
 GAME_PARTS = {
     "hand": "#hand",
@@ -50,31 +49,6 @@ MEASURE = """(selectors) => {
   return {boxes: out, width: innerWidth, height: innerHeight,
           scroll: document.scrollingElement.scrollHeight};
 }"""
-
-# The part of each hand card that is its own (not covered by a later card), found by asking
-# the browser which element is at each point of a grid over the card.
-HIT_AREAS = """() => {
-  const out = [];
-  for (const card of document.querySelectorAll('#hand .hand-card')) {
-    const r = card.getBoundingClientRect();
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-    for (let x = r.left + 1; x < r.right; x += 2) {
-      for (let y = r.top + 1; y < r.bottom; y += 2) {
-        const hit = document.elementFromPoint(x, y);
-        if (hit && hit.closest('.hand-card') === card) {
-          minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-          minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-        }
-      }
-    }
-    out.push({card: card.dataset.card, w: maxX - minX + 2, h: maxY - minY + 2});
-  }
-  return out;
-}"""
-
-
-def overlaps(a: list[float], b: list[float]) -> bool:
-    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
 
 
 def check_screen(page: Any, where: str, parts: dict[str, str], inside: dict[str, str]) -> None:
@@ -114,31 +88,6 @@ def check_hit_areas(page: Any, where: str) -> None:
         assert area["w"] >= MIN_HIT and area["h"] >= MIN_HIT, f"{where}: {area}"
 
 
-def open_table(page: Any, server_url: str, players: int, rules: dict[str, Any]) -> str:
-    """A table of ``players`` seats made through the API; this page takes seat 0 with its
-    token, fills the other seats with computer players and waits in the lobby."""
-    created = page.request.post(
-        f"{server_url}/api/tables",
-        data={"name": "Ada", "rules": {"preset": "standard", "players": players, **rules}},
-    ).json()
-    table_id = created["table_id"]
-    page.goto(f"{server_url}/t/{table_id}?lang=en")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem('cardverse.seat.' + id,"
-        " JSON.stringify({seat: 0, token}))",
-        [table_id, created["token"]],
-    )
-    page.reload()
-    wait_for(page, f"document.querySelector('{APP}').dataset.seated === 'true'")
-    page.click("#fill-button")
-    wait_for(page, f"document.querySelectorAll('#seat-list .seat-bot').length === {players - 1}")
-    return str(table_id)
-
-
-def inject(page: Any, message: dict[str, Any]) -> None:
-    page.evaluate("message => window.cardverseTable.receive(message)", message)
-
-
 def phase_states(state: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
     """The real state of my turn, and the same game at the other phases."""
     players = len(state["view"]["hand_counts"])
@@ -168,7 +117,7 @@ def phase_states(state: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]
         history=[],
         passed=[],
         places=[list(range(players))],
-        titles={str(s): t for s, t in enumerate(_titles(players))},
+        titles={str(s): t for s, t in enumerate(titles_for(players))},
         turn=0,
         exchange=[
             {"giver": players - 1, "receiver": 0, "cards": view["hand"][-2:], "automatic": True}
@@ -190,7 +139,7 @@ def phase_states(state: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]
         hand_counts=[0] * players,
         places=[order],
         finished=order,
-        titles={str(s): t for s, t in enumerate(_titles(players))},
+        titles={str(s): t for s, t in enumerate(titles_for(players))},
         points=[players - s for s in order],
         legal_moves=[],
     )
@@ -206,7 +155,7 @@ def phase_states(state: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]
     over = copy.deepcopy(results)
     over["view"]["phase"] = "game_over"
     over["score"]["standings"] = order
-    over["score"]["titles"] = {str(s): t for s, t in enumerate(_titles(players))}
+    over["score"]["titles"] = {str(s): t for s, t in enumerate(titles_for(players))}
     over["v"] = v + 3
     out["game-over"] = over
     out["game-over-table"] = {**table, "phase": "over", "records": []}
@@ -214,13 +163,6 @@ def phase_states(state: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]
         if name != "game-over-table":
             message["events"] = []  # what led to the real state was told already
     return out
-
-
-def _titles(players: int) -> list[str]:
-    middle = ["citizen"] * max(0, players - 4)
-    if players >= 4:
-        return ["president", "vice_president", *middle, "vice_scum", "scum"]
-    return ["president", "citizen", "scum"]
 
 
 def chips(players: int) -> dict[str, str]:

@@ -21,8 +21,8 @@ import httpx
 from cardverse.server.story import final_titles
 
 from .conftest import LONG_WAIT, WAIT
+from .table_support import open_table
 from .test_table import APP, changed_or_over, data, highlighted, take_turn, wait_for
-from .test_table_screen import open_table
 
 LOG = "els => els.map(e => e.textContent)"
 MY_TURN = f"document.querySelector('{APP}').dataset.myTurn === 'true'"

@@ -30,10 +30,44 @@ function seatState(index) {
   const passed = view.passed.includes(index);
   const turn = view.turn === index && (view.phase === "play" || view.phase === "exchange");
   let text = "";
-  if (out >= 0) text = t("Out: place %(place)s", { place: out + 1 });
+  let short = ""; // the words on a narrow chip, where they differ
+  if (out >= 0) {
+    text = t("Out: place %(place)s", { place: out + 1 });
+    short = t("#%(place)s", { place: out + 1 });
+  }
   else if (passed) text = t("Passed");
   else if (turn) text = index === S.seat ? t("Your turn") : t("Playing…");
-  return { out, passed, turn, text };
+  return { out, passed, turn, text, short };
+}
+
+// A name on one line: what does not fit ends in "…", but a number that ends it stays whole
+// ("Computer 7" -> "Comp… 7": it tells the computer players apart); the whole name is the
+// tooltip and what a screen reader reads.
+function playerName(name) {
+  const parts = /^(.*?\S)(\s*)(\d+)$/u.exec(name);
+  const shown = parts
+    ? [
+        el("span", { class: "name-stem", text: parts[1] }),
+        el("span", { class: parts[2] ? "name-tail is-spaced" : "name-tail", text: parts[3] }),
+      ]
+    : [el("span", { class: "name-stem", text: name })];
+  return el(
+    "span",
+    { class: "player-name", title: name },
+    el("span", { class: "sr-only", text: name }),
+    el("span", { class: "name-shown", "aria-hidden": "true" }, ...shown),
+  );
+}
+
+// Away (offline, or a computer playing for the person): a compact badge beside the name, its
+// words whole for screen readers and as a tooltip.
+function awayBadge(words) {
+  return el(
+    "span",
+    { class: "away-badge", title: words },
+    el("span", { "aria-hidden": "true", text: t("away") }),
+    el("span", { class: "sr-only", text: words }),
+  );
 }
 
 export function renderPlayers() {
@@ -65,7 +99,8 @@ export function renderPlayers() {
         "div",
         { class: "player-head" },
         state.turn ? el("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : null,
-        el("span", { class: "player-name", text: seatName(index) }),
+        playerName(seatName(index)),
+        extra.length ? awayBadge(joinList(extra)) : null,
       ),
       el(
         "div",
@@ -78,9 +113,17 @@ export function renderPlayers() {
           el("span", { class: "count-long", text: tn("%(num)s card", "%(num)s cards", view.hand_counts[index]) }),
           el("span", { class: "count-short", "aria-hidden": "true", text: String(view.hand_counts[index]) }),
         ),
-        state.text ? el("span", { class: "player-state", text: state.text }) : null,
+        state.text && state.short
+          ? el(
+              "span",
+              { class: "player-state" },
+              el("span", { class: "state-long", text: state.text }),
+              el("span", { class: "state-short", "aria-hidden": "true", text: state.short }),
+            )
+          : state.text
+            ? el("span", { class: "player-state", text: state.text })
+            : null,
         seat.kind === "bot" ? el("span", { class: "player-level", text: levelName(seat.level) }) : null,
-        extra.length ? el("span", { class: "player-extra", text: joinList(extra) }) : null,
         timed ? el("span", { class: "timer", role: "timer", "data-timer": "1" }) : null,
       ),
       timed ? el("span", { class: "countdown", "aria-hidden": "true" }, el("span", { class: "countdown-bar" })) : null,

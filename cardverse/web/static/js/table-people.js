@@ -59,6 +59,15 @@ export function showPeopleNote(text) {
   announce(text, true);
 }
 
+// During a game the note is a line of the board (the game covers the page, where it stands
+// otherwise); it goes back above the lobby after the game.
+export function placePeopleNote(inGame) {
+  const note = $("people-note");
+  const board = $("board");
+  if (inGame && note.parentElement !== board) board.insertBefore(note, $("felt"));
+  else if (!inGame && note.parentElement === board) $("watch-count").before(note);
+}
+
 export function onSeatLost(message) {
   forgetSeat(tableId);
   dispatch({ type: "left" });

@@ -16,10 +16,20 @@ function finalStandings() {
   return { standing: totals.map((mine) => totals.filter((other) => other > mine).length), titles: {} };
 }
 
+// The game whose results are shown (its number), for the record's link and the Close button.
+export function resultsGame() {
+  return S.lastGame ? S.lastGame.game : S.table ? S.table.game : 0;
+}
+
+// Whether the game's results sheet is open: at the end of a game, until it is closed.
+export function resultsShown() {
+  return Boolean(S.view && S.view.phase === "game_over" && S.resultsClosed !== resultsGame());
+}
+
 export function renderResults() {
   const box = $("results");
   const view = S.view;
-  const show = Boolean(view && view.phase === "game_over");
+  const show = resultsShown();
   box.hidden = !show;
   if (!show) return;
   const totals = view.points;
@@ -45,7 +55,7 @@ export function renderResults() {
   const host = isHost();
   $("rematch-button").hidden = !host || tablePhase() !== "over";
   $("rematch-wait").hidden = host || tablePhase() !== "over";
-  const game = S.lastGame ? S.lastGame.game : S.table ? S.table.game : 0;
+  const game = resultsGame();
   const record = $("record-link");
   record.hidden = !game || !S.table || !S.table.records.includes(game);
   const api = config.watch ? "watch" : "tables"; // the watch link knows only its own id

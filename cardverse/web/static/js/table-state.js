@@ -28,6 +28,7 @@ export const S = {
   choices: null, // legal moves the selection could mean, when more than one
   busy: false, // a move was sent and is not answered yet
   lastGame: null, // the last game_over event
+  resultsClosed: null, // the game whose results sheet was closed (its lobby is shown)
   noteAsked: 0,
   warnedSeconds: false,
   everWelcomed: false,
@@ -190,6 +191,9 @@ export function dispatch(action) {
       return null;
     case "tick": // the clock: a won trick shown long enough is swept (see onTick)
       return onTick(action);
+    case "results-closed": // the game's results sheet closed: the lobby behind it shows
+      S.resultsClosed = action.game;
+      return null;
     case "away-closed":
       S.away = null;
       return null;

@@ -32,7 +32,7 @@ import {
 import { copyLink, joinTable, renderLobby, sheetQuery, shareLink, showLobbyNote } from "./table-lobby.js";
 import { deal, flip, flyFrom, pulse } from "./table-motion.js";
 import { announce, describeEvent, renderAway, renderLog } from "./table-narration.js";
-import { renderResults, renderScoreSheet } from "./table-results.js";
+import { renderResults, renderScoreSheet, resultsGame, resultsShown } from "./table-results.js";
 import { setSound, showTurn, soundOn, turnStarted, unlockAudio } from "./table-signals.js";
 import * as Hints from "./table-hints.js";
 import * as People from "./table-people.js";
@@ -208,7 +208,8 @@ function render() {
   app.dataset.players = String(seats().length);
   renderConnection();
   $("status-line").textContent = statusText();
-  $("lobby").hidden = !(phase === "lobby" || phase === "over");
+  // at the end of a game its results are a sheet over the page; the lobby shows once it is closed
+  $("lobby").hidden = !(phase === "lobby" || phase === "over") || resultsShown();
   // A spectator (no seat, a view with seat null) sees the game too, without a hand.
   const spectator = Boolean(!seated && S.view && S.view.seat === null);
   app.dataset.spectator = String(spectator);
@@ -218,6 +219,7 @@ function render() {
   $("game").hidden = !inGame;
   People.renderWatching();
   document.body.classList.toggle("is-at-table", inGame);
+  People.placePeopleNote(inGame);
   $("watching").hidden = !(phase === "playing" && !seated) || inGame;
   renderLobby(io);
   $("leave-button").hidden = !seated || phase === "playing";
@@ -463,6 +465,11 @@ function setUp() {
   });
   $("fill-button").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
   $("rematch-button").addEventListener("click", () => send("rematch"));
+  $("results-close").addEventListener("click", () => {
+    dispatch({ type: "results-closed", game: resultsGame() });
+    render();
+    $("lobby-heading").focus();
+  });
   $("back-button").addEventListener("click", () => send("back"));
   $("leave-button").addEventListener("click", () => People.leaveSeat(io));
   // during a game, leaving gives the seat to a computer player: asked first (issue 26)
