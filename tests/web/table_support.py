@@ -60,7 +60,7 @@ CHIP_TEXT = """() => {
     const bare = (text) => text.replace(/\\s/g, '');
     if (bare(shown) !== bare(full)) wrong.push(`${full}: shows ${shown}`);
     const parts = [...chip.querySelectorAll('.name-tail, .away-badge, .player-meta > *')]
-      .filter(n => n.checkVisibility() && !n.classList.contains('sr-only'));
+      .filter(n => n.checkVisibility() && n.getBoundingClientRect().width > 1);
     for (const part of parts) {
       const words = part.textContent;
       if (part.classList.contains('player-count')) {

@@ -121,7 +121,7 @@ export function renderPlayers() {
               el("span", { class: "state-short", "aria-hidden": "true", text: state.short }),
             )
           : state.text
-            ? el("span", { class: "player-state", text: state.text })
+            ? el("span", { class: state.turn ? "player-state is-turn-words" : "player-state", text: state.text })
             : null,
         seat.kind === "bot" ? el("span", { class: "player-level", text: levelName(seat.level) }) : null,
         timed ? el("span", { class: "timer", role: "timer", "data-timer": "1" }) : null,
