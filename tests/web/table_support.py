@@ -1,6 +1,7 @@
 """What the browser tests of the table share: opening a table through the API, giving the page a
-message as if the server had sent it, waiting for the screen to settle, and measuring the
-screen (boxes, hit areas of the hand's cards, the text of the opponents' chips)."""
+message as if the server had sent it (and the messages of a three-seat game made up by the
+test), waiting for the screen to settle, and measuring the screen (boxes, hit areas of the
+hand's cards, the text of the opponents' chips)."""
 
 from __future__ import annotations
 
@@ -91,12 +92,89 @@ def inject(page: Any, message: dict[str, Any]) -> None:
     page.evaluate("message => window.cardverseTable.receive(message)", message)
 
 
+# A three-seat game given to the page by the test: three people, seat 0 (the host) is this page.
+GIVEN_NAMES = ["Ada", "Bo", "Cy"]
+GIVEN_HAND = ["3C", "9D", "KH"]
+
+
+def given_view(rules: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """Seat 0's view in round 1 of a three-seat table, my turn, a 7♣ on the pile."""
+    view: dict[str, Any] = {
+        "seat": 0, "rules": rules, "round": 1, "phase": "play",
+        "hand": GIVEN_HAND, "hand_counts": [3, 10, 10], "turn": 0, "leader": 0,
+        "trick": [{"seat": 0, "action": "play", "cards": ["7C"]}],
+        "history": [{"trick": 0, "seat": 0, "action": "play", "cards": ["7C"]}],
+        "passed": [], "finished": [], "round_places": [-1, -1, -1], "from_bottom": [],
+        "fallen": [], "out_of_play": [0, 0, 0], "discarded": [], "revolution": False,
+        "jack_back": False, "reversed_order": False, "lock": [], "owed": None,
+        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
+        "gives": [], "legal_moves": [],
+    }  # fmt: skip
+    view.update(changes)
+    return view
+
+
+def given_messages(
+    table_id: str,
+    rules: dict[str, Any],
+    v: int,
+    view: dict[str, Any],
+    events: list[Any] | None = None,
+    **extra: Any,
+) -> list[dict[str, Any]]:
+    """The messages that bring the page to ``view`` as state ``v``: first (v == 1) the table
+    during a game and seat 0 welcomed back to it, then the state."""
+    messages: list[dict[str, Any]] = []
+    if v == 1:
+        seats = [
+            {"seat": i, "kind": "human", "name": name, "level": None, "connected": True}
+            | {"auto": None, "host": i == 0}
+            for i, name in enumerate(GIVEN_NAMES)
+        ]
+        messages += [
+            {"type": "table", "table_id": table_id, "phase": "playing", "host": 0}
+            | {"rules": rules, "turn_timer": None, "game": 1, "records": [], "seats": seats},
+            {"type": "welcome", "seat": 0, "name": "Ada", "host": True, "last_seq": 0}
+            | {"resumed": True},
+        ]
+    messages.append(
+        {"type": "state", "v": v, "at": {"game": 1, "round": 1, "step": v}}
+        | {"view": view, "timer": None, "events": events or []}
+        | extra
+    )
+    return messages
+
+
 def titles_for(players: int) -> list[str]:
     """The titles of the seats in order, first place first."""
     middle = ["citizen"] * max(0, players - 4)
     if players >= 4:
         return ["president", "vice_president", *middle, "vice_scum", "scum"]
     return ["president", "citizen", "scum"]
+
+
+def exchange_fields(
+    titles: list[str],
+    turn: int,
+    exchange: list[dict[str, Any]],
+    pairs: list[dict[str, Any]],
+    moves: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The fields of a view in the card exchange before round 2, the seats titled ``titles``
+    (in seat order) and ``turn`` to give."""
+    return {
+        "phase": "exchange",
+        "round": 2,
+        "trick": [],
+        "history": [],
+        "passed": [],
+        "places": [list(range(len(titles)))],
+        "titles": {str(s): t for s, t in enumerate(titles)},
+        "turn": turn,
+        "exchange": exchange,
+        "exchange_pairs": pairs,
+        "legal_moves": moves,
+    }
 
 
 def open_table(

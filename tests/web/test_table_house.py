@@ -5,35 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .table_support import given_messages, given_view, inject
 from .test_table import APP, contexts, data, wait_for
 
 __all__ = ["contexts"]
 
 RULES = {"preset": "daifugo", "players": 3}
-
-
-def _seats() -> list[dict[str, Any]]:
-    return [
-        {"seat": i, "kind": "human", "name": name, "level": None, "connected": True}
-        | {"auto": None, "host": i == 0}
-        for i, name in enumerate(["Ada", "Bo", "Cy"])
-    ]
-
-
-def _view(rules: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    view: dict[str, Any] = {
-        "seat": 0, "rules": rules, "round": 1, "phase": "play",
-        "hand": ["3C", "9D", "KH"], "hand_counts": [3, 10, 10], "turn": 0, "leader": 0,
-        "trick": [{"seat": 0, "action": "play", "cards": ["7C"]}],
-        "history": [{"trick": 0, "seat": 0, "action": "play", "cards": ["7C"]}],
-        "passed": [], "finished": [], "round_places": [-1, -1, -1], "from_bottom": [],
-        "fallen": [], "out_of_play": [0, 0, 0], "discarded": [], "revolution": False,
-        "jack_back": False, "reversed_order": False, "lock": [], "owed": None,
-        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
-        "gives": [], "legal_moves": [],
-    }  # fmt: skip
-    view.update(changes)
-    return view
 
 
 def _open(page: Any, server_url: str) -> tuple[str, dict[str, Any]]:
@@ -53,31 +30,8 @@ def _receive(
     events: list[Any],
     v: int = 1,
 ) -> None:
-    table = {
-        "type": "table", "table_id": table_id, "phase": "playing", "host": 0,
-        "rules": rules, "turn_timer": None, "game": 1, "records": [], "seats": _seats(),
-    }  # fmt: skip
-    messages: list[dict[str, Any]] = (
-        [
-            table,
-            {
-                "type": "welcome",
-                "seat": 0,
-                "name": "Ada",
-                "host": True,
-                "last_seq": 0,
-                "resumed": True,
-            },
-        ]
-        if v == 1
-        else []
-    )
-    messages.append(
-        {"type": "state", "v": v, "at": {"game": 1, "round": 1, "step": v}, "view": view}
-        | {"timer": None, "events": events}
-    )
-    for message in messages:
-        page.evaluate("message => window.cardverseTable.receive(message)", message)
+    for message in given_messages(table_id, rules, v, view, events):
+        inject(page, message)
 
 
 def test_R36_a_seven_pass_is_chosen_and_given(server_url: str, contexts: Any) -> None:
@@ -87,7 +41,7 @@ def test_R36_a_seven_pass_is_chosen_and_given(server_url: str, contexts: Any) ->
     table_id, rules = _open(page, server_url)
     owed = {"seat": 0, "kind": "give", "count": 1, "receiver": 1}
     moves = [{"action": "give", "cards": [code]} for code in ("3C", "9D", "KH")]
-    view = _view(rules, owed=owed, legal_moves=moves)
+    view = given_view(rules, owed=owed, legal_moves=moves)
     events = [
         {"event": "play", "seat": 0, "cards": ["7C"]},
         {"event": "owed", "seat": 0, "kind": "give", "count": 1, "to": 1},
@@ -118,7 +72,7 @@ def test_R37_a_ten_discard_is_chosen_and_discarded(server_url: str, contexts: An
         {"action": "discard", "cards": pair} for pair in (["3C", "9D"], ["3C", "KH"], ["9D", "KH"])
     ]
     trick = [{"seat": 0, "action": "play", "cards": ["10C", "10D"]}]
-    view = _view(rules, owed=owed, legal_moves=moves, trick=trick)
+    view = given_view(rules, owed=owed, legal_moves=moves, trick=trick)
     _receive(page, table_id, rules, view, [])
     wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
     assert page.inner_text("#play-button") == "Discard"
@@ -139,7 +93,7 @@ def test_R39_lock_and_jack_back_are_shown_and_finishes_told(server_url: str, con
         {"seat": 1, "action": "play", "cards": ["5H"]},
         {"seat": 2, "action": "play", "cards": ["JH"]},
     ]
-    view = _view(rules, trick=trick, turn=0, jack_back=True, reversed_order=True, lock=["H"],
+    view = given_view(rules, trick=trick, turn=0, jack_back=True, reversed_order=True, lock=["H"],
         legal_moves=[
         {"action": "play", "cards": ["3C"]}, {"action": "pass"}])  # fmt: skip
     events = [

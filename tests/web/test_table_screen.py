@@ -19,7 +19,15 @@ from typing import Any
 
 import pytest
 
-from .table_support import HIT_AREAS, MIN_HIT, inject, open_table, overlaps, titles_for
+from .table_support import (
+    HIT_AREAS,
+    MIN_HIT,
+    exchange_fields,
+    inject,
+    open_table,
+    overlaps,
+    titles_for,
+)
 from .test_browser import CONTRAST
 from .test_table import APP, wait_for
 
@@ -110,21 +118,10 @@ def phase_states(state: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]
 
     exchange = copy.deepcopy(state)
     view = exchange["view"]
-    view.update(
-        phase="exchange",
-        round=2,
-        trick=[],
-        history=[],
-        passed=[],
-        places=[list(range(players))],
-        titles={str(s): t for s, t in enumerate(titles_for(players))},
-        turn=0,
-        exchange=[
-            {"giver": players - 1, "receiver": 0, "cards": view["hand"][-2:], "automatic": True}
-        ],
-        exchange_pairs=[{"giver": players - 1, "receiver": 0, "count": 2}],
-        legal_moves=[{"action": "give", "cards": view["hand"][:2]}],
-    )
+    mine = [{"giver": players - 1, "receiver": 0, "cards": view["hand"][-2:], "automatic": True}]
+    pairs = [{"giver": players - 1, "receiver": 0, "count": 2}]
+    moves = [{"action": "give", "cards": view["hand"][:2]}]
+    view.update(exchange_fields(titles_for(players), 0, mine, pairs, moves))
     exchange["v"] = v + 1
     out["exchange"] = exchange
 

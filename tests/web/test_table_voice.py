@@ -16,12 +16,12 @@ import pytest
 from cardverse.web.i18n import Translator
 from cardverse.web.messages import card_short
 
+from .table_support import GIVEN_HAND, given_messages, given_view, inject
 from .test_accessibility import axe_violations
 from .test_table import APP, contexts, wait_for
 
 __all__ = ["contexts"]
 
-NAMES = ["Ada", "Bo", "Cy"]
 # the text of an element if a person can see it: shown, inside the viewport, not covered
 ON_SCREEN = """(selector) => {
   const node = document.querySelector(selector);
@@ -31,32 +31,7 @@ ON_SCREEN = """(selector) => {
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return hit && node.contains(hit) ? node.textContent : "";
 }"""
-HAND = ["3C", "9D", "KH"]
-
-
-def _seats() -> list[dict[str, Any]]:
-    return [
-        {"seat": i, "kind": "human", "name": name, "level": None, "connected": True}
-        | {"auto": None, "host": i == 0}
-        for i, name in enumerate(NAMES)
-    ]
-
-
-def _view(rules: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    """Seat 0's view in round 1 of a three-seat Dai Fugō table, my turn, a 7♣ on the pile."""
-    view: dict[str, Any] = {
-        "seat": 0, "rules": rules, "round": 1, "phase": "play",
-        "hand": HAND, "hand_counts": [3, 10, 10], "turn": 0, "leader": 0,
-        "trick": [{"seat": 0, "action": "play", "cards": ["7C"]}],
-        "history": [{"trick": 0, "seat": 0, "action": "play", "cards": ["7C"]}],
-        "passed": [], "finished": [], "round_places": [-1, -1, -1], "from_bottom": [],
-        "fallen": [], "out_of_play": [0, 0, 0], "discarded": [], "revolution": False,
-        "jack_back": False, "reversed_order": False, "lock": [], "owed": None,
-        "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [], "exchange_pairs": [],
-        "gives": [], "legal_moves": [],
-    }  # fmt: skip
-    view.update(changes)
-    return view
+HAND = GIVEN_HAND
 
 
 class Table:
@@ -80,22 +55,8 @@ class Table:
     def show(self, view: dict[str, Any], events: list[Any] | None = None, **extra: Any) -> None:
         """Seat 0 at the table during a game, then this state."""
         self.v += 1
-        messages: list[dict[str, Any]] = []
-        if self.v == 1:
-            messages += [
-                {"type": "table", "table_id": self.table_id, "phase": "playing", "host": 0}
-                | {"rules": self.rules, "turn_timer": None, "game": 1, "records": []}
-                | {"seats": _seats()},
-                {"type": "welcome", "seat": 0, "name": "Ada", "host": True, "last_seq": 0}
-                | {"resumed": True},
-            ]
-        messages.append(
-            {"type": "state", "v": self.v, "at": {"game": 1, "round": 1, "step": self.v}}
-            | {"view": view, "timer": None, "events": events or []}
-            | extra
-        )
-        for message in messages:
-            self.page.evaluate("message => window.cardverseTable.receive(message)", message)
+        for message in given_messages(self.table_id, self.rules, self.v, view, events, **extra):
+            inject(self.page, message)
         wait_for(self.page, f"document.querySelector('{APP}').dataset.v === '{self.v}'")
 
     def choose(self, code: str) -> None:
@@ -145,7 +106,7 @@ def test_R36_an_owed_give_is_said_once_by_status_note_and_button(table: Any) -> 
     t = at.t
     owed = {"seat": 0, "kind": "give", "count": 1, "receiver": 1}
     moves = [{"action": "give", "cards": [code]} for code in HAND]
-    at.show(_view(at.rules, owed=owed, legal_moves=moves))
+    at.show(given_view(at.rules, owed=owed, legal_moves=moves))
     assert at.status() == "Your turn: give 1 card to Bo."
     assert at.note() == ""
     assert at.button() == "Give" and at.page.is_hidden("#pass-button")
@@ -157,7 +118,7 @@ def test_R36_an_owed_give_is_said_once_by_status_note_and_button(table: Any) -> 
     at.page.keyboard.press("Escape")  # the choice put back
     # Bo's turn to give me a card: said from my side, and I have nothing to press
     owed = {"seat": 1, "kind": "give", "count": 2, "receiver": 0}
-    at.show(_view(at.rules, owed=owed, turn=1, legal_moves=[]))
+    at.show(given_view(at.rules, owed=owed, turn=1, legal_moves=[]))
     assert at.status() == t.ngettext(
         "%(name)s chooses %(num)s card to give to you.",
         "%(name)s chooses %(num)s cards to give to you.",
@@ -176,7 +137,7 @@ def test_R37_an_owed_discard_is_said_once_by_status_note_and_button(table: Any) 
     owed = {"seat": 0, "kind": "discard", "count": 2, "receiver": None}
     moves = [{"action": "discard", "cards": pair} for pair in (HAND[:2], HAND[::2], HAND[1:])]
     trick = [{"seat": 0, "action": "play", "cards": ["10C", "10D"]}]
-    at.show(_view(at.rules, owed=owed, legal_moves=moves, trick=trick))
+    at.show(given_view(at.rules, owed=owed, legal_moves=moves, trick=trick))
     assert at.status() == "Your turn: discard 2 cards."
     assert at.note() == "" and at.button() == "Discard"
     at.choose("3C")
@@ -187,7 +148,7 @@ def test_R37_an_owed_discard_is_said_once_by_status_note_and_button(table: Any) 
     at.no_sentence_twice()
     # Cy's discard: Cy's to choose, not mine
     owed = {"seat": 2, "kind": "discard", "count": 1, "receiver": None}
-    at.show(_view(at.rules, owed=owed, turn=2, trick=trick))
+    at.show(given_view(at.rules, owed=owed, turn=2, trick=trick))
     assert at.status() == "Cy chooses 1 card to discard."
     at.no_sentence_twice()
     assert not at.page.js_errors
@@ -200,7 +161,7 @@ def test_R20_each_exchange_role_is_told_one_way(table: Any) -> None:
     pairs = [{"giver": 2, "receiver": 0, "count": 1}]
     given = [{"giver": 2, "receiver": 0, "cards": ["2S"], "automatic": True}]
     moves = [{"action": "give", "cards": [code]} for code in HAND]
-    view = _view(at.rules, **exchange, exchange_pairs=pairs, exchange=given, legal_moves=moves)
+    view = given_view(at.rules, **exchange, exchange_pairs=pairs, exchange=given, legal_moves=moves)
     at.show(view)
     assert at.status() == "Card exchange: give back 1 card of your choice to Cy."
     assert at.note() == "" and at.button() == "Give back"
@@ -211,7 +172,7 @@ def test_R20_each_exchange_role_is_told_one_way(table: Any) -> None:
     at.page.keyboard.press("Escape")  # the choice put back
     # Nothing to do: Bo gives back to Cy; no grey Give back for me, the status names Bo
     pairs = [{"giver": 2, "receiver": 1, "count": 1}]
-    at.show(_view(at.rules, **exchange, exchange_pairs=pairs, turn=1))
+    at.show(given_view(at.rules, **exchange, exchange_pairs=pairs, turn=1))
     assert at.status() == "Card exchange: Bo chooses cards to give back."
     assert at.button() is None and at.page.is_hidden("#actions")
     assert at.note() == ""
@@ -222,7 +183,7 @@ def test_R20_each_exchange_role_is_told_one_way(table: Any) -> None:
 def test_the_lead_after_a_cleared_pile_is_said_once(table: Any) -> None:
     at = table(clock=True)
     trick = [{"seat": 2, "action": "play", "cards": ["5S"]}]
-    at.show(_view(at.rules, trick=trick, turn=0, legal_moves=[{"action": "pass"}]))
+    at.show(given_view(at.rules, trick=trick, turn=0, legal_moves=[{"action": "pass"}]))
     at.page.clock.pause_at(time.time() * 1000 + 1000)  # the won trick stays until moved on
     plays = [{"action": "play", "cards": [code]} for code in ("3C", "9D")]
     events = [
@@ -231,7 +192,7 @@ def test_the_lead_after_a_cleared_pile_is_said_once(table: Any) -> None:
     ]
     history = [{"trick": 0, "seat": 2, "action": "play", "cards": ["5S"]}]
     history.append({"trick": 0, "seat": 0, "action": "play", "cards": ["8S"]})
-    view = _view(at.rules, trick=[], history=history, hand=["3C", "9D"], legal_moves=plays)
+    view = given_view(at.rules, trick=[], history=history, hand=["3C", "9D"], legal_moves=plays)
     view["hand_counts"] = [2, 10, 9]
     at.show(view, events)
     for shown in (True, False):  # while the won trick is shown, and once it is swept away
@@ -255,7 +216,7 @@ def test_the_away_list_says_every_move_the_same_way(table: Any) -> None:
         {"round": 2, "action": "play", "count": 1, "cards": ["4D"]},
         {"round": 2, "action": "pass"},
     ]
-    at.show(_view(at.rules, round=2, turn=1), away=away)
+    at.show(given_view(at.rules, round=2, turn=1), away=away)
     wait_for(at.page, "!document.querySelector('#away').hidden")
     lines = at.page.eval_on_selector_all("#away-list li", "els => els.map(e => e.textContent)")
     assert lines == [
@@ -270,7 +231,7 @@ def test_one_voice_in_japanese(table: Any) -> None:
     t = at.t
     owed = {"seat": 0, "kind": "give", "count": 1, "receiver": 1}
     moves = [{"action": "give", "cards": [code]} for code in HAND]
-    at.show(_view(at.rules, owed=owed, legal_moves=moves))
+    at.show(given_view(at.rules, owed=owed, legal_moves=moves))
     status = t.ngettext(
         "Your turn: give %(num)s card to %(name)s.",
         "Your turn: give %(num)s cards to %(name)s.",
@@ -287,7 +248,7 @@ def test_one_voice_in_japanese(table: Any) -> None:
     at.no_sentence_twice()
     # the exchange with nothing to do, in Japanese too
     pairs = [{"giver": 2, "receiver": 1, "count": 1}]
-    at.show(_view(at.rules, phase="exchange", trick=[], exchange_pairs=pairs, turn=1))
+    at.show(given_view(at.rules, phase="exchange", trick=[], exchange_pairs=pairs, turn=1))
     assert at.status() == t.gettext(
         "Card exchange: %(name)s chooses cards to give back.", name="Bo"
     )

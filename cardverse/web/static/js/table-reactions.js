@@ -223,7 +223,8 @@ function placePopover(details) {
     { left: clampLeft(chips.left), top: chips.top },
     { left: clampLeft(chips.left), top: $("board").getBoundingClientRect().bottom - GAP - h },
   ];
-  let place = places.find(free);
+  // where none is free, over the cards rather than over the play to beat
+  let place = places.find(free) || places.find((p) => fits(p) && clear(p, actions) && clear(p, lastPlay));
   if (!place) {
     place = { left: near, top: button.top - GAP - h };
     const hit = actions.filter((k) => overlaps(box(place), k));
