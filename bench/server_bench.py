@@ -515,7 +515,8 @@ async def _main(args: argparse.Namespace, http: str, ws: str, pid: int) -> dict[
     return await bench.run(pid)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The benchmark's options (also read by bench.table_memory)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
@@ -563,7 +564,53 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=PID",
         help="open loop: another process (and its children) whose CPU per action is counted",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def server_command(args: argparse.Namespace, data: str) -> list[str]:
+    """The command line of the server the benchmark starts (a free port, ``data`` its data)."""
+    return [
+        sys.executable,
+        "-m",
+        "cardverse",
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        data,
+        "--turn-timer",
+        "off",
+        "--grace",
+        "off",
+        "--round-pause",
+        "0",
+        "--rate-limit",
+        "10000",
+        "--burst",
+        "10000",
+        "--commit",
+        args.commit,
+        "--sqlite-synchronous",
+        args.synchronous,
+        # Every simulated person comes from 127.0.0.1: lift the per-address limits.
+        "--create-burst",
+        "100000",
+        "--max-connections-per-address",
+        "100000",
+        "--max-connections",
+        "100000",
+        "--log-level",
+        "warning",
+        "--operator-addresses",
+        "127.0.0.1",
+        *(["--workers", str(args.workers)] if args.workers > 1 else []),
+        *(["--database", args.database] if args.database else []),
+        *(["--redis", args.redis] if args.redis else []),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     if args.uvloop:
@@ -577,44 +624,7 @@ def main(argv: list[str] | None = None) -> int:
         return _report(result, args.out)
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cardverse",
-                "serve",
-                "--port",
-                "0",
-                "--data-dir",
-                data,
-                "--turn-timer",
-                "off",
-                "--grace",
-                "off",
-                "--round-pause",
-                "0",
-                "--rate-limit",
-                "10000",
-                "--burst",
-                "10000",
-                "--commit",
-                args.commit,
-                "--sqlite-synchronous",
-                args.synchronous,
-                # Every simulated person comes from 127.0.0.1: lift the per-address limits.
-                "--create-burst",
-                "100000",
-                "--max-connections-per-address",
-                "100000",
-                "--max-connections",
-                "100000",
-                "--log-level",
-                "warning",
-                "--operator-addresses",
-                "127.0.0.1",
-                *(["--workers", str(args.workers)] if args.workers > 1 else []),
-                *(["--database", args.database] if args.database else []),
-                *(["--redis", args.redis] if args.redis else []),
-            ],
+            server_command(args, data),
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -21,7 +21,8 @@ import pytest
 from server_support import apply_change
 
 from cardverse.engine import player_view
-from cardverse.server.protocol import SERVER_MESSAGE, parse_client_message
+from cardverse.server.protocol import parse_client_message
+from cardverse.server.sent import SERVER_MESSAGE
 from cardverse.server.tables import Settings, Table, TableService
 from cardverse.server.viewfilter import STATS
 
