@@ -113,6 +113,8 @@ class WsConnection:
         self.closing = False
         self.aborted = False
         self.writer: asyncio.Task[None] | None = None
+        self._sending_since: float | None = None  # when the message being sent was taken
+        self._watchdog: asyncio.TimerHandle | None = None  # see _watch_sending
 
     def start(self) -> None:
         self.writer = asyncio.get_running_loop().create_task(self._write())
@@ -166,30 +168,46 @@ class WsConnection:
         if writer is not None and not writer.done() and writer is not asyncio.current_task():
             writer.cancel()
 
+    def _watch_sending(self) -> None:
+        """The send watchdog: a message taken longer than ``send_timeout`` aborts the
+        connection. One timer a connection, looking at when the current send began, instead
+        of a timer moved for every message; it lapses while nothing is being sent."""
+        self._watchdog = None
+        since = self._sending_since
+        if since is None or self.aborted:
+            return
+        loop = asyncio.get_running_loop()
+        due = since + self.send_timeout
+        if loop.time() >= due:
+            self.abort("stalled", f"a message was not taken within {self.send_timeout:g} s")
+        else:
+            self._watchdog = loop.call_at(due, self._watch_sending)
+
     async def _write(self) -> None:
         websocket = self.websocket
         outbox = self.outbox
         loop = asyncio.get_running_loop()
         try:
-            async with asyncio.timeout(None) as budget:
-                while True:
-                    while outbox:
-                        item = outbox.popleft()
-                        budget.reschedule(loop.time() + self.send_timeout)
-                        if isinstance(item, str):
-                            self.queued -= len(item)
-                            await websocket.send_text(item)
-                            continue
-                        code, reason = item
-                        if websocket.application_state is not WebSocketState.DISCONNECTED:
-                            await websocket.close(code, reason)
-                        return
-                    budget.reschedule(None)
-                    self._wakeup = loop.create_future()
-                    await self._wakeup
-                    self._wakeup = None
-        except TimeoutError:
-            self.abort("stalled", f"a message was not taken within {self.send_timeout:g} s")
+            while True:
+                while outbox:
+                    item = outbox.popleft()
+                    self._sending_since = loop.time()
+                    if self._watchdog is None:
+                        self._watchdog = loop.call_at(
+                            self._sending_since + self.send_timeout, self._watch_sending
+                        )
+                    if isinstance(item, str):
+                        self.queued -= len(item)
+                        await websocket.send_text(item)
+                        continue
+                    code, reason = item
+                    if websocket.application_state is not WebSocketState.DISCONNECTED:
+                        await websocket.close(code, reason)
+                    return
+                self._sending_since = None
+                self._wakeup = loop.create_future()
+                await self._wakeup
+                self._wakeup = None
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
         except asyncio.CancelledError:
@@ -198,6 +216,10 @@ class WsConnection:
             log.exception("writing to a connection failed")
         finally:
             self.closing = True
+            self._sending_since = None
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+                self._watchdog = None
 
     async def finish(self) -> None:
         """Stop the writer once the queued messages are out (the reader has ended)."""
@@ -622,46 +644,56 @@ async def _serve_socket(
     if conn.writer is None:
         conn.start()
     table.attach(conn)
+    loop = asyncio.get_running_loop()
     try:
-        while not conn.closing:
-            wait = settings.standby_timeout if conn.standby else settings.ws_idle_timeout
-            try:
-                async with asyncio.timeout(wait):
-                    incoming = await websocket.receive()
-            except TimeoutError:
-                conn.close(P.CLOSE_IDLE, "no message for too long")
-                break
-            if incoming["type"] == "websocket.disconnect":
-                break
-            text = incoming.get("text")
-            current = conn.table
-            if current is None:  # replaced by a newer connection
-                break
-            if not conn.limit.allow():
-                if conn.limit.dropped > settings.flood_limit:
-                    conn.close(P.CLOSE_FLOOD, "too many messages")
+        # One idle timer a connection, not set and cancelled for every message: it goes off
+        # between ``wait`` and ``wait`` + a slack (a tenth of it, a second at most) after the
+        # last message, and is moved on only when a message leaves it less than ``wait``.
+        async with asyncio.timeout(None) as idle:
+            while not conn.closing:
+                wait = settings.standby_timeout if conn.standby else settings.ws_idle_timeout
+                when = idle.when()
+                if wait is None:
+                    if when is not None:
+                        idle.reschedule(None)
+                else:
+                    earliest, slack = loop.time() + wait, min(1.0, wait / 10)
+                    if when is None or not earliest <= when <= earliest + slack:
+                        idle.reschedule(earliest + slack)
+                incoming = await websocket.receive()
+                if incoming["type"] == "websocket.disconnect":
                     break
-                if conn.limit.dropped == 1:
-                    error = P.rate_limited(settings.rate_per_second, settings.burst)
+                text = incoming.get("text")
+                current = conn.table
+                if current is None:  # replaced by a newer connection
+                    break
+                if not conn.limit.allow():
+                    if conn.limit.dropped > settings.flood_limit:
+                        conn.close(P.CLOSE_FLOOD, "too many messages")
+                        break
+                    if conn.limit.dropped == 1:
+                        error = P.rate_limited(settings.rate_per_second, settings.burst)
+                        conn.send(render(error.to_message(), conn.seat, current.game))
+                    continue
+                if text is None:
+                    error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
                     conn.send(render(error.to_message(), conn.seat, current.game))
-                continue
-            if text is None:
-                error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
-                conn.send(render(error.to_message(), conn.seat, current.game))
-                continue
-            try:
-                message = parse_client_message(text)
-            except ProtocolError as error:  # it may repeat the client's own words (cards)
-                echo = named_cards(error.received)
-                conn.send(render(error.to_message(), conn.seat, current.game, echo=echo))
-                continue
-            except Exception as failure:  # never the client's fault: it is told, and goes on
-                log_failure(log, "reading a client message", failure)
-                conn.send(render(internal_error(), conn.seat, current.game))
-                continue
-            started = time.perf_counter()
-            current.handle(conn, message)
-            observe_action(message.type, time.perf_counter() - started)
+                    continue
+                try:
+                    message = parse_client_message(text)
+                except ProtocolError as error:  # it may repeat the client's own words (cards)
+                    echo = named_cards(error.received)
+                    conn.send(render(error.to_message(), conn.seat, current.game, echo=echo))
+                    continue
+                except Exception as failure:  # never the client's fault: it is told, goes on
+                    log_failure(log, "reading a client message", failure)
+                    conn.send(render(internal_error(), conn.seat, current.game))
+                    continue
+                started = time.perf_counter()
+                current.handle(conn, message)
+                observe_action(message.type, time.perf_counter() - started)
+    except TimeoutError:
+        conn.close(P.CLOSE_IDLE, "no message for too long")
     except WebSocketDisconnect:
         pass
     finally:

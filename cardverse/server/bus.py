@@ -34,6 +34,10 @@ from .failures import log_failure
 
 log = logging.getLogger("cardverse.server.bus")
 
+# Envelopes carry frames already rendered as JSON text: compact, and no \u escapes of their
+# non-ASCII text (names) to make and to read back.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
 PREFIX = "cardverse:node:"
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
@@ -90,7 +94,7 @@ class Bus:
         turn, self._turn = self._turn, {}
         for node, (envelopes, futures) in turn.items():
             body = envelopes[0] if len(envelopes) == 1 else {"op": "many", "items": envelopes}
-            self._outgoing.put_nowait((self.channel(node), json.dumps(body), futures))
+            self._outgoing.put_nowait((self.channel(node), _dumps(body), futures))
 
     async def ask(self, node: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to a node and wait for its ``reply``."""
@@ -149,8 +153,10 @@ class Bus:
                         self.on_reconnect()
                 first = False
                 while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None:
+                    # Blocking reads: no timer set and cancelled for every message (a read
+                    # with a timeout costs one); a lost connection ends the read with an error.
+                    message = await pubsub.get_message(timeout=None)
+                    if message is None:  # a subscription's confirmation
                         continue
                     await self._dispatch(message["data"])
             except asyncio.CancelledError:
