@@ -647,7 +647,7 @@ async def _serve_socket(
     loop = asyncio.get_running_loop()
     try:
         # One idle timer a connection, not set and cancelled for every message: it goes off
-        # between ``wait`` and ``wait`` + a slack (a tenth of it, a second at most) after the
+        # between ``wait`` and ``wait`` + a slack (a tenth of it, 10 s at most) after the
         # last message, and is moved on only when a message leaves it less than ``wait``.
         async with asyncio.timeout(None) as idle:
             while not conn.closing:
@@ -657,7 +657,7 @@ async def _serve_socket(
                     if when is not None:
                         idle.reschedule(None)
                 else:
-                    earliest, slack = loop.time() + wait, min(1.0, wait / 10)
+                    earliest, slack = loop.time() + wait, min(10.0, wait / 10)
                     if when is None or not earliest <= when <= earliest + slack:
                         idle.reschedule(earliest + slack)
                 incoming = await websocket.receive()
