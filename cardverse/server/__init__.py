@@ -1,7 +1,8 @@
 """The multiplayer server: tables with share links, seats, real-time play over WebSocket.
 
 - :mod:`.app`: the ASGI app (:func:`create_app`), its JSON API and WebSocket endpoint;
-- :mod:`.protocol`: message models, limits, error codes, the protocol version;
+- :mod:`.protocol`: what the server receives (models), limits, error codes, the version;
+- :mod:`.sent`: what the server sends, as JSON schema (the view's from the engine's description);
 - :mod:`.tables`: the table service (seats, tokens, host, options, bots, timers, turn flow);
 - :mod:`.store`: the SQLite append-only event log that tables are restored from;
 - :mod:`.viewfilter`: the one function every outgoing message to a seat passes through;
