@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import PASS, Game, Rules, from_move
 from ..engine.cards import card_name, cards_of
@@ -56,8 +56,11 @@ def move_text(move: int, seat: int | None) -> str:
     return text
 
 
+_QUOTED_NAMES: tuple[str, ...] = tuple(f'"{card_name(card)}"' for card in range(54))
+
+
 def _names_text(mask: int) -> str:
-    return "[" + ",".join(f'"{card_name(c)}"' for c in cards_of(mask)) + "]"
+    return "[" + ",".join([_QUOTED_NAMES[card] for card in cards_of(mask)]) + "]"
 
 
 @dataclass(slots=True)
@@ -74,8 +77,7 @@ class Synced:
     made_from: dict[str, tuple[object, int]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class PublicChange:
+class PublicChange(NamedTuple):
     """The public part of one change: ``view`` holds the view members that changed (checked
     once by the filter), ``score`` the score sheet's text when it changed (else None), and
     ``base`` the change it follows (None: no connection can hold the state before it)."""
