@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from .protocol import PROTOCOL_VERSION
-from .tables import Settings
+from .settings import Settings
 
 __all__ = ["PROTOCOL_VERSION", "Settings", "create_app"]
 

@@ -367,10 +367,7 @@ async def create_table(request: Request) -> Response:
                 rate_per_minute=settings.create_rate * 60,
                 burst=settings.create_burst,
             )
-        if service.cluster is not None:
-            table, token = await service.cluster.create(name, rules, data.get("turn_timer", ...))
-        else:
-            table, token = await service.create_saved(name, rules, data.get("turn_timer", ...))
+        table, token = await service.locator.create(name, rules, data.get("turn_timer", ...))
     except StoreUnavailable:
         return _refusal(_try_again())
     except ProtocolError as error:
@@ -400,15 +397,7 @@ def _try_again() -> ProtocolError:
 async def _find(service: TableService, table_id: str, watch: bool = False) -> Table | str | None:
     """The table here (loaded if need be), the node id of the process that owns it (several
     processes), or None."""
-    if service.cluster is not None:
-        if watch:
-            real = await service.cluster.resolve_watch(table_id)
-            if real is None:
-                return None
-            table_id = real
-        found: Table | str | None = await service.cluster.locate(table_id)
-        return found
-    return service.get_watched(table_id) if watch else service.get(table_id)
+    return await service.locator.find(table_id, watch)
 
 
 async def get_table(request: Request) -> Response:
@@ -423,7 +412,7 @@ async def get_table(request: Request) -> Response:
     if found is None:
         return _error_response(_no_table(table_id), 404)
     if isinstance(found, str):
-        answer = await service.cluster.ask(found, "summary", table_id)
+        answer = await service.locator.ask(found, "summary", table_id)
         if answer.get("status") != 200:
             return _refusal(_try_again())
         return JSONResponse(answer["body"])
@@ -443,7 +432,7 @@ async def get_record(request: Request) -> Response:
     if found is None:
         return _error_response(_no_table(table_id), 404)
     if isinstance(found, str):
-        answer = await service.cluster.ask(found, "records", table_id)
+        answer = await service.locator.ask(found, "records", table_id)
         if answer.get("status") != 200:
             return _refusal(_try_again())
         records: list[str] = list(answer["records"])
@@ -507,10 +496,7 @@ def service_ready(service: TableService) -> tuple[bool, str | None]:
         service.store.exists("")  # a cheap read: the database answers
     except StoreUnavailable:
         return False, "the database cannot be reached"
-    cluster = service.cluster
-    if cluster is not None and not cluster.bus.connected.is_set():
-        return False, "Redis cannot be reached"
-    return True, None
+    return service.locator.ready()
 
 
 async def metrics_endpoint(request: Request) -> Response:
@@ -597,7 +583,7 @@ async def _serve_socket(
             found = await _find(service, table_id, watch)
             real_id = table_id
             if watch and isinstance(found, str):
-                real_id = await service.cluster.resolve_watch(table_id) or table_id
+                real_id = await service.locator.resolve_watch(table_id) or table_id
         except (StoreUnavailable, RedisError, ProtocolError) as failure:  # a backend is down
             if not isinstance(failure, ProtocolError):
                 log.warning("a WebSocket could not find its table: %s", str(failure)[:200])
@@ -702,13 +688,11 @@ def create_app(
         if restored:
             log.info("restored %d table(s) from %s", restored, service.store.path)
         service.start()
-        if service.cluster is not None:
-            service.cluster.start()
+        service.locator.start()
         try:
             yield
         finally:
-            if service.cluster is not None:
-                await service.cluster.close()
+            await service.locator.close()
             service.close()
 
     handlers: dict[Any, Any] = error_handlers()
