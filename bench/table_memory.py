@@ -40,6 +40,45 @@ class QuietConn:
         pass
 
 
+def deep_size(root: Any, seen: set[int]) -> int:
+    """Bytes of ``root`` and everything it refers to that ``seen`` does not hold yet (modules,
+    classes and functions are shared by every table: not counted)."""
+    import sys
+    import types
+
+    shared = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+    size = 0
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, shared):
+            continue
+        seen.add(id(item))
+        size += sys.getsizeof(item)
+        stack.extend(gc.get_referents(item))
+    return size
+
+
+def breakdown(table: Any, conns: list[QuietConn]) -> dict[str, int]:
+    """What one live table holds, part by part (each part without what earlier ones hold)."""
+    seen: set[int] = {id(table.service), id(table.settings)}
+    seen |= {id(v) for v in vars(table.service).values()}
+    seen |= {id(c) for c in conns}  # the bench's own connection objects
+    parts: dict[str, Any] = {
+        "rules": table.state.rules,
+        "game (engine)": table.state.game,
+        "story (round's events)": table.state.story,
+        "away log": table.state.away,
+        "records": (table.state.recent_records,),
+        "wire caches": getattr(table.outbox, "_wire", None),
+        "what each connection holds (synced)": [c.synced for c in conns],
+        "seats": table.state.seats,
+    }
+    out = {name: deep_size(part, seen) for name, part in parts.items()}
+    out["the rest of the table"] = deep_size(table, seen)
+    return out
+
+
 def _play(service: TableService, moves: int, rng: random.Random) -> list[QuietConn]:
     table, token = service.create("Ann", {"preset": "standard"})
     conns = [QuietConn() for _ in range(4)]
@@ -85,6 +124,7 @@ async def measure(tables: int, moves: int, top: int) -> dict[str, Any]:
         before = tracemalloc.take_snapshot()
         start_bytes = tracemalloc.get_traced_memory()[0]
         held = [_play(service, moves, rng) for _ in range(tables)]
+        parts = breakdown(held[-1][0].table, held[-1])
         service.store.commit()
         gc.collect()
         used = tracemalloc.get_traced_memory()[0] - start_bytes
@@ -98,6 +138,7 @@ async def measure(tables: int, moves: int, top: int) -> dict[str, Any]:
         "moves": moves,
         "bytes_per_table": round(used / tables),
         "kib_per_table": round(used / tables / 1024, 1),
+        "parts": parts,
         "top": [
             f"{stat.size_diff / tables / 1024:7.2f} KiB/table  {stat.traceback[0]}"
             for stat in sites
@@ -114,6 +155,10 @@ def main() -> None:
     result = asyncio.run(measure(args.tables, args.moves, args.top))
     print(f"{result['tables']} live tables, {result['moves']} moves each:")
     print(f"  {result['kib_per_table']} KiB per table ({result['bytes_per_table']} bytes)")
+    print("  one table, part by part (bytes, sys.getsizeof of everything reached):")
+    for name, size in result["parts"].items():
+        print(f"    {size:7d}  {name}")
+    print("  where tracemalloc saw the memory allocated:")
     for line in result["top"]:
         print("  " + line)
 

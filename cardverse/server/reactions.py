@@ -29,6 +29,8 @@ REACTION_EVERY = 4.0  # seconds per reaction once the burst is spent
 class Reactions:
     """The ``react`` message of one table, its limit per seat, and telling everyone."""
 
+    __slots__ = ("_budget", "send_public")
+
     def __init__(self, send_public: Callable[[dict[str, Any]], None]) -> None:
         self.send_public = send_public
         self._budget: dict[int, tuple[float, float]] = {}  # seat -> (tokens, when); seats only

@@ -228,8 +228,7 @@ def _move(state: TableState, data: dict[str, Any], out: Outcome) -> None:
 
 def _keep_record(state: TableState, game: Game) -> None:
     record = record_to_json(game, state.record_players())
-    state.recent_records.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
-    state.records_made += 1
+    state.keep_record(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
 
 
 def _end_stand_ins(state: TableState) -> None:

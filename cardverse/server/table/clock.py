@@ -57,6 +57,18 @@ def bot_seed(state: TableState, index: int) -> int:
 class Clock:
     """Turn timers, grace periods and computer players' turns of one table."""
 
+    __slots__ = (
+        "_bot",
+        "_grace",
+        "_host",
+        "_round",
+        "_turn",
+        "deadline",
+        "room",
+        "settings",
+        "state",
+    )
+
     def __init__(self, state: TableState, settings: Settings, room: Ticks) -> None:
         self.state = state
         self.settings = settings

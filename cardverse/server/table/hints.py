@@ -33,6 +33,8 @@ Send = Callable[[Conn, dict[str, Any]], None]
 class Hints:
     """The ``suggest`` message of one table."""
 
+    __slots__ = ("_answers", "_tasks", "_waiting", "choose", "room", "send", "state")
+
     def __init__(self, state: TableState, choose: Choose, send: Send, room: object) -> None:
         self.state = state
         self.choose = choose

@@ -47,6 +47,8 @@ class Change:
 class Outbox:
     """The connections of one table and every frame they are sent."""
 
+    __slots__ = ("_wire", "state", "timer_info", "watch_id", "watchers")
+
     def __init__(
         self,
         state: TableState,

@@ -57,6 +57,24 @@ class Service(Protocol):
 class Room:
     """One table: its state, its log's end, its connections and its clock."""
 
+    __slots__ = (
+        "_ack_due",
+        "_out",
+        "clock",
+        "hinter",
+        "id",
+        "idle_since",
+        "live",
+        "log",
+        "outbox",
+        "reactions",
+        "seating",
+        "service",
+        "settings",
+        "state",
+        "watch_id",
+    )
+
     def __init__(self, service: Service, table_id: str, state: TableState | None = None) -> None:
         self.service = service
         self.settings = service.settings

@@ -28,6 +28,8 @@ Commit = Callable[[str, dict[str, Any]], None]
 class Seating:
     """Which connection holds which seat, and the messages that change it."""
 
+    __slots__ = ("clock", "commit", "outbox", "room", "state")
+
     def __init__(
         self, state: TableState, outbox: Outbox, clock: Clock, commit: Commit, live: Any
     ) -> None:

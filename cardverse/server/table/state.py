@@ -9,13 +9,13 @@ room, the outbox and the clock keep those up to date. Tokens and table ids are m
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ...engine import Game, Rules
-from ..story import AwayLog, RoundStory
+from ..story import AwayLog
 from ..wire import Synced
 
 TablePhase = Literal["lobby", "playing", "over"]
@@ -77,6 +77,36 @@ class Seat:
         self.name = f"Computer ({level})"
 
 
+class RoundLog:
+    """The events told since the current round began (with the game's start before round 1),
+    sent again with a full state so the "What happened" log survives a reload. Kept as compact
+    JSON text (a dict per event costs several times as much memory); read back when a full
+    state is made."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self) -> None:
+        self._texts: list[str] = []
+
+    def add(self, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            kind = event.get("event")
+            if kind == "game_started":
+                self._texts = []
+            elif kind == "round_started":
+                keep = self._texts[-1:]
+                self._texts = [t for t in keep if t.startswith(_GAME_STARTED)]
+            self._texts.append(_dumps(event))
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [json.loads(text) for text in self._texts]
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_GAME_STARTED = '{"event":"game_started"'
+
+
 @dataclass(slots=True, eq=False)
 class TableState:
     """Everything the table's log says, folded (see :func:`.apply.restore`)."""
@@ -93,9 +123,14 @@ class TableState:
     seed: int = 0
     v: int = 0  # changes to the game so far (a stamp for states and pending bot moves)
     records_made: int = 0  # finished games' records so far ...
-    recent_records: deque[str] = field(default_factory=lambda: deque(maxlen=RECORDS_KEPT))
-    story: RoundStory = field(default_factory=RoundStory)  # the round's events so far
+    recent_records: list[str] = field(default_factory=list)  # ... the last RECORDS_KEPT
+    story: RoundLog = field(default_factory=lambda: RoundLog())  # the round's events so far
     away: AwayLog = field(default_factory=AwayLog)  # what stand-ins did for absent people
+
+    def keep_record(self, record: str) -> None:
+        self.recent_records.append(record)
+        del self.recent_records[:-RECORDS_KEPT]
+        self.records_made += 1
 
     def lobby_snapshot(self) -> dict[str, Any]:
         return {
