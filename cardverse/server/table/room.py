@@ -59,15 +59,15 @@ class Room:
 
     __slots__ = (
         "_ack_due",
+        "_hints",
         "_out",
+        "_reactions",
         "clock",
-        "hinter",
         "id",
         "idle_since",
         "live",
         "log",
         "outbox",
-        "reactions",
         "seating",
         "service",
         "settings",
@@ -87,8 +87,8 @@ class Room:
         self.clock = Clock(self.state, self.settings, self)
         self.outbox = Outbox(self.state, self.watch_id, self.clock.timer_info)
         self.seating = Seating(self.state, self.outbox, self.clock, self.commit, self)
-        self.hinter = Hints(self.state, self.choose, self.outbox.send, self)
-        self.reactions = Reactions(self.outbox.send_public)
+        self._hints: Hints | None = None  # the parts a table may never need: made when it does
+        self._reactions: Reactions | None = None
         self._out = applying.Outcome()  # what the changes not yet told did
         self._ack_due: tuple[Conn, int] | None = None  # an accepted move's ack, told with it
 
@@ -329,13 +329,17 @@ class Room:
 
     def _react(self, conn: Conn, index: int | None, message: P._Client) -> None:
         assert isinstance(message, P.React)
-        self.reactions.react(index, message.reaction)
+        if self._reactions is None:
+            self._reactions = Reactions(self.outbox.send_public)
+        self._reactions.react(index, message.reaction)
 
     def _sync(self, conn: Conn, index: int | None, message: P._Client) -> None:
         self.outbox.send_full(conn)
 
     def _suggest(self, conn: Conn, seat: Seat, seq: int | None) -> None:
-        self.hinter.suggest(conn, seat.index, seq)
+        if self._hints is None:
+            self._hints = Hints(self.state, self.choose, self.outbox.send, self)
+        self._hints.suggest(conn, seat.index, seq)
 
     def _back(self, conn: Conn, seat: Seat, seq: int | None) -> None:
         self.seating.back(conn, seat, seq)
