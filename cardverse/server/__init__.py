@@ -2,7 +2,8 @@
 
 - :mod:`.app`: the ASGI app (:func:`create_app`), its JSON API and WebSocket endpoint;
 - :mod:`.protocol`: message models, limits, error codes, the protocol version;
-- :mod:`.tables`: the table service (seats, tokens, host, options, bots, timers, turn flow);
+- :mod:`.table`: a table as decide → store → apply → outbox → clock, and the table service
+  (the map: docs/server.md); :mod:`.tables` re-exports its names, :mod:`.settings` the defaults;
 - :mod:`.store`: the SQLite append-only event log that tables are restored from;
 - :mod:`.viewfilter`: the one function every outgoing message to a seat passes through;
 - :mod:`.botrunner`: computer players' decisions off the event loop;
