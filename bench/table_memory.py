@@ -5,6 +5,9 @@
 at each (four connections that drop what they are sent, so only the server's memory counts),
 starts the game and plays ``--moves`` legal moves at each, then reports the memory the tables
 hold: traced bytes after minus before, per table, and the biggest allocation sites.
+
+The same script measures an older tree (one without ``cardverse/server/table``, whose tables
+are not broken down part by part): ``cd OLD && PYTHONPATH=$PWD python /path/to/table_memory.py``.
 """
 
 from __future__ import annotations
@@ -124,7 +127,8 @@ async def measure(tables: int, moves: int, top: int) -> dict[str, Any]:
         before = tracemalloc.take_snapshot()
         start_bytes = tracemalloc.get_traced_memory()[0]
         held = [_play(service, moves, rng) for _ in range(tables)]
-        parts = breakdown(held[-1][0].table, held[-1])
+        table = held[-1][0].table
+        parts = breakdown(table, held[-1]) if hasattr(table, "state") else {}
         service.store.commit()
         gc.collect()
         used = tracemalloc.get_traced_memory()[0] - start_bytes
