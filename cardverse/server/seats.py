@@ -28,7 +28,7 @@ from .protocol import ProtocolError
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from .story import AwayLog
+    from ..tabletalk.story import AwayLog
     from .tables import Conn, Seat, Settings, TablePhase
 
 STAND_IN_LEVEL = "normal"

@@ -49,18 +49,19 @@ from ..engine import (
 from ..engine.cards import CardError, parse_card
 from ..engine.plays import GIVE
 from ..notation import record_to_json
+from ..tabletalk.invites import Directory, LookupLimits, read_code
+from ..tabletalk.narrate import protocol_events
+from ..tabletalk.story import AwayLog, RoundStory, final_titles, score_sheet
 from . import protocol as P
 from .botrunner import BotRunner
+from .eventlog import EventStore, FencedOut, StoredEvent, StoreUnavailable
 from .failures import internal_error, log_failure
 from .hints import Hints
-from .invites import Directory, LookupLimits, read_code
-from .narrate import protocol_events
 from .protocol import ProtocolError
 from .reactions import Reactions
 from .seats import SeatControls
 from .spectators import Spectators, watch_id_for
-from .store import EventStore, FencedOut, StoredEvent, StoreUnavailable, open_store
-from .story import AwayLog, RoundStory, final_titles, score_sheet
+from .stores import open_store
 from .viewfilter import (
     SeatView,
     Shared,
@@ -104,7 +105,7 @@ class Settings:
     create_burst: int = 10  # ... with bursts up to this many
     max_tables: int = 20_000  # tables in memory: creation is refused above this
     lookup_burst: int = 10  # invite codes from one address that may find no table in a row ...
-    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.server.invites)
+    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.tabletalk.invites)
     lookup_all_burst: int = 300  # the same for all addresses together
     lookup_all_rate: float = 300 / 60
     idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
@@ -1324,7 +1325,7 @@ class TableService:
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Table] = {}
-        # invite codes and watch ids of every stored table (cardverse.server.invites)
+        # invite codes and watch ids of every stored table (cardverse.tabletalk.invites)
         self.directory = Directory()
         self._directory_seen = time.time()  # the directory holds the tables made before
         self._directory_looked = float("-inf")  # when the store was last looked in for more
@@ -1522,7 +1523,7 @@ class TableService:
 
         Raises :class:`ProtocolError` ``too_many_lookups`` when that address failed too often
         lately (or failed lately while everyone together did too: see
-        :class:`~cardverse.server.invites.LookupLimits`); a failed look-up counts against both,
+        :class:`~cardverse.tabletalk.invites.LookupLimits`); a failed look-up counts against both,
         a look-up that finds its table against neither."""
         if not self.lookups.allowed(address):
             raise ProtocolError(

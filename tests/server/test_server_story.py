@@ -12,8 +12,8 @@ import httpx
 from server_support import Client, create_table, run
 from test_server_hidden_cards import check_messages
 
-from cardverse.server.story import final_titles
 from cardverse.server.viewfilter import STATS
+from cardverse.tabletalk.story import final_titles
 
 
 def test_R22_final_places_and_titles_follow_the_totals_and_ties_share() -> None:
