@@ -557,8 +557,8 @@ def error_handlers() -> dict[Any, Any]:
 def web_routes() -> list[BaseRoute]:
     """Every page of the web client, plus its static files under /static.
 
-    ``/t/{table_id}`` is the table page; the server's API, WebSocket and table service are the
-    server's (cardverse.server), which includes these routes in its app.
+    ``/t/{table_id}`` is the table page; the API, the WebSocket and the tables are the server's
+    (cardverse.server), whose app the top-level cardverse.application hands these routes.
     """
     return [
         Route("/", home, name="web_home"),
