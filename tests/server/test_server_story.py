@@ -1,4 +1,4 @@
-"""The story the server keeps for the page (cardverse/server/story.py), with real WebSocket
+"""The story the server keeps for the page (cardverse/tabletalk/story.py), with real WebSocket
 clients: the final standings' titles follow the totals (R21, R22), the score sheet, the turn
 deadline on the server's clock, and what the stand-in computer player did while a person was
 away, which names no card the person may not see (R26)."""
