@@ -1,8 +1,9 @@
-"""The ASGI application: the JSON API under ``/api/...`` and the WebSocket under ``/ws/...``.
+"""The server's ASGI app: the JSON API under ``/api/...`` and the WebSocket under ``/ws/...``.
 
-:func:`create_app` builds a Starlette app around one :class:`~cardverse.server.tables.TableService`
-(``app.state.service``). Page routes (``/``, ``/t/{table_id}``) are left free for the web layer,
-which mounts its templates and static files on the same app.
+:func:`create_server_app` builds a Starlette app around one
+:class:`~cardverse.server.tables.TableService` (``app.state.service``). It knows nothing of the
+web pages: the top-level :mod:`cardverse.application` hands it the page routes, the error pages'
+handlers and the page an outage shows to a person (:class:`Pages`).
 
 HTTP:
 
@@ -29,8 +30,8 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -38,19 +39,17 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..web import error_handlers, web_routes
-from ..web.pages import MACHINE_PREFIXES, error_page
-from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
+from ..guards import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
 from .cluster import CLOSE_TRY_AGAIN
+from .eventlog import HeldMessages, StoreUnavailable
 from .failures import internal_error, log_failure
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
 from .proxies import TrustedProxies, read_networks
-from .store import HeldMessages, StoreUnavailable
 from .tables import Settings, Table, TableService
 from .viewfilter import named_cards, render
 from .wire import Synced
@@ -88,7 +87,7 @@ class WsConnection:
     The outbox is bounded in messages and in bytes; a message the socket does not take within
     ``send_timeout`` (a client that stopped reading) or an outbox over its bounds aborts the
     transport: nothing more is queued or waited for. While the store has a transaction open,
-    messages wait for its commit (:meth:`Store.after_commit`): nothing is told before it is
+    messages wait for its commit (:meth:`EventStore.after_commit`): nothing is told before it is
     durable.
     """
 
@@ -319,23 +318,48 @@ def _refusal(error: ProtocolError) -> JSONResponse:
 OUTAGES: tuple[type[Exception], ...] = (StoreUnavailable, RedisError)
 
 
-async def outage(connection: HTTPConnection, exc: Exception) -> Response | None:
-    """A request that met the database or Redis down: ``try_again`` (503, Retry-After; a
-    WebSocket: the error, then close code 1013); a page gets the error page in the person's
-    language. (Handlers answer their own outages; this catches any that reaches the app.)"""
-    log.warning("%s: %s", connection.url.path[:100], str(exc)[:200])
-    if connection.scope["type"] == "websocket":
-        assert isinstance(connection, WebSocket)
-        with contextlib.suppress(Exception):
-            if connection.application_state is WebSocketState.CONNECTING:
-                await connection.accept()
-            await connection.send_text(render(_try_again().to_message(), None, None))
-            await connection.close(CLOSE_TRY_AGAIN, "try again")
-        return None
-    assert isinstance(connection, Request)
-    if connection.url.path.startswith(MACHINE_PREFIXES):
+#: A page for a person (``request``, status, headers), or None where machines are answered.
+ErrorPage = Callable[[Request, int, dict[str, str]], Response | None]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """What the web layer adds to the server's app, handed in by :mod:`cardverse.application`:
+    its routes, its exception handlers (error pages), and the page a person gets when the
+    database or Redis is down (None where it answers machines: they get ``try_again``)."""
+
+    routes: Sequence[BaseRoute] = ()
+    exception_handlers: dict[Any, Any] = field(default_factory=dict)
+    outage_page: ErrorPage | None = None
+
+
+def outage_handler(page: ErrorPage | None) -> Callable[..., Any]:
+    """The handler of a request that met the database or Redis down: ``try_again`` (503,
+    Retry-After; a WebSocket: the error, then close code 1013); a person's page gets ``page``
+    (the error page in their language) when one is given. (Handlers answer their own outages;
+    this catches any that reaches the app.)"""
+
+    async def outage(connection: HTTPConnection, exc: Exception) -> Response | None:
+        log.warning("%s: %s", connection.url.path[:100], str(exc)[:200])
+        if connection.scope["type"] == "websocket":
+            assert isinstance(connection, WebSocket)
+            with contextlib.suppress(Exception):
+                if connection.application_state is WebSocketState.CONNECTING:
+                    await connection.accept()
+                await connection.send_text(render(_try_again().to_message(), None, None))
+                await connection.close(CLOSE_TRY_AGAIN, "try again")
+            return None
+        assert isinstance(connection, Request)
+        if page is not None and not connection.url.path.startswith(SERVER_PREFIXES):
+            shown = page(connection, 503, {"Retry-After": str(TRY_AGAIN_SECONDS)})
+            if shown is not None:
+                return shown
         return _refusal(_try_again())
-    return error_page(connection, 503, {"Retry-After": str(TRY_AGAIN_SECONDS)})
+
+    return outage
+
+
+SERVER_PREFIXES = ("/api/", "/ws/")  # the server's own addresses: machines, answered in JSON
 
 
 async def create_table(request: Request) -> Response:
@@ -458,7 +482,7 @@ async def get_record(request: Request) -> Response:
 
 async def find_invite(request: Request) -> Response:
     """``GET /api/invites/{code}``: the table of an invite code (failed look-ups are limited
-    per address and for everyone: cardverse.server.invites)."""
+    per address and for everyone: cardverse.tabletalk.invites)."""
     service: TableService = request.app.state.service
     code = request.path_params["code"][:40]
     try:
@@ -672,14 +696,10 @@ async def _try_again_later(
     await conn.finish()
 
 
-def create_app(
-    data_dir: str | Path = "data", settings: Settings | None = None, **overrides: Any
-) -> Starlette:
-    """The server's ASGI app; ``settings`` (or keyword overrides of :class:`Settings`)."""
-    if settings is None:
-        settings = Settings(data_dir=Path(data_dir), **overrides)
-    elif overrides:
-        raise TypeError("pass either settings or keyword overrides, not both")
+def create_server_app(settings: Settings, pages: Pages | None = None) -> Starlette:
+    """The server's ASGI app on ``settings``, with the web layer's ``pages`` if given (the
+    whole site is :func:`cardverse.application.create_app`)."""
+    pages = pages or Pages()
     service = TableService(settings)
 
     @contextlib.asynccontextmanager
@@ -695,7 +715,8 @@ def create_app(
             await service.locator.close()
             service.close()
 
-    handlers: dict[Any, Any] = error_handlers()
+    handlers: dict[Any, Any] = dict(pages.exception_handlers)
+    outage = outage_handler(pages.outage_page)
     for kind in OUTAGES:
         handlers[kind] = outage
     app = Starlette(
@@ -713,9 +734,9 @@ def create_app(
             Route("/api/watch/{watch_id}/records/{number:int}", get_record, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),
             WebSocketRoute("/ws/watch/{watch_id}", table_socket),
-            *web_routes(),  # the pages (cardverse.web)
+            *pages.routes,  # the web pages, handed in (cardverse.application)
         ],
-        # error pages in the site's layout (cardverse.web); try_again when a backend is down
+        # the web's error pages, handed in; try_again when a backend is down
         exception_handlers=handlers,
         lifespan=lifespan,
         middleware=[

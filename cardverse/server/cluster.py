@@ -36,10 +36,10 @@ from redis.exceptions import RedisError
 from . import metrics
 from . import protocol as P
 from .bus import Bus
+from .eventlog import HeldMessages, StoreError
 from .failures import internal_error, log_failure
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
-from .store import HeldMessages, StoreError
 from .table.locator import CLOSE_MOVED
 from .table.state import new_table_id
 from .viewfilter import named_cards, render

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-PROTOCOL_VERSION = 2  # 2: changes of the game as `change` messages (docs/protocol.md)
+PROTOCOL_VERSION = 3  # 2: changes as `change` messages; 3: events named as the engine names them
 
 MAX_MESSAGE_BYTES = 4096  # a client message longer than this is refused (code message_too_large)
 MAX_NAME_LENGTH = 24
@@ -475,21 +475,22 @@ class ViewModel(_Server):
 
 
 class PlayEvent(_Server):
-    event: Literal["play"]
+    event: Literal["played"]
     seat: int
     cards: list[str]
     jokers: dict[str, str] | None = None
 
 
 class PassEvent(_Server):
-    event: Literal["pass"]
+    event: Literal["passed"]
     seat: int
 
 
 class GiveEvent(_Server):
-    """A give-back in the exchange; ``cards`` only for the two seats of the pair."""
+    """A give-back in the exchange (the engine's ``exchange`` event); ``cards`` only for the two
+    seats of the pair."""
 
-    event: Literal["give"]
+    event: Literal["exchange"]
     seat: int
     to: int
     count: int
@@ -507,7 +508,7 @@ class GiftEvent(_Server):
 
 
 class TrickWonEvent(_Server):
-    event: Literal["trick_won"]
+    event: Literal["trick_ended"]
     seat: int
     leader: int | None
     cleared: bool
@@ -519,8 +520,8 @@ class RevolutionEvent(_Server):
 
 
 class WentOutEvent(_Server):
-    """``place`` counts from 1; ``how``: ``finish``, ``forbidden`` (R34), ``downfall`` (R35) or
-    ``last`` (the one seat left holding cards)."""
+    """``place`` counts from 0 (first place is 0), as in the engine; ``how``: ``finish``,
+    ``forbidden`` (R34), ``downfall`` (R35) or ``last`` (the one seat left holding cards)."""
 
     event: Literal["went_out"]
     seat: int
@@ -551,7 +552,7 @@ class OwedEvent(_Server):
 class SevenPassEvent(_Server):
     """A seven pass was made; ``cards`` only for its two seats (R36)."""
 
-    event: Literal["seven_pass"]
+    event: Literal["gave"]
     seat: int
     to: int
     count: int
@@ -559,7 +560,7 @@ class SevenPassEvent(_Server):
 
 
 class DiscardEvent(_Server):
-    event: Literal["discard"]
+    event: Literal["discarded"]
     seat: int
     cards: list[str]
 

@@ -32,7 +32,7 @@ class Settings:
     create_burst: int = 10  # ... with bursts up to this many
     max_tables: int = 20_000  # tables in memory: creation is refused above this
     lookup_burst: int = 10  # invite codes from one address that may find no table in a row ...
-    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.server.invites)
+    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.tabletalk.invites)
     lookup_all_burst: int = 300  # the same for all addresses together
     lookup_all_rate: float = 300 / 60
     idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this

@@ -3,7 +3,7 @@
 :func:`apply` looks the event's kind up in :data:`APPLY` and changes the
 :class:`~.state.TableState` (the engine's :class:`~cardverse.engine.Game` changes in place), and
 says in an :class:`Outcome` what happened: the game events to tell (in the server's words, from
-:mod:`cardverse.server.narrate`), whether the table message changed, and *notices* for the
+:mod:`cardverse.tabletalk.narrate`), whether the table message changed, and *notices* for the
 room (a host change to tell, a connection to move or dismiss, the next turn to schedule). It
 sends nothing, starts no timer and reads no clock: the live table and a table restored from its
 log get the same state from the same events (:func:`restore`).
@@ -18,8 +18,8 @@ from typing import Any
 
 from ...engine import Action, Game, Phase, mask_names, rules_from_dict, to_move
 from ...notation import record_to_json
-from ..narrate import protocol_events
-from ..story import AwayLog, final_titles
+from ...tabletalk.narrate import protocol_events
+from ...tabletalk.story import AwayLog, final_titles
 from .state import STAND_IN_LEVEL, Seat, TableState
 
 

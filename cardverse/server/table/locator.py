@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from ..invites import Directory
+    from ...tabletalk.invites import Directory
+    from ..eventlog import EventStore
     from ..settings import Settings
-    from ..store import EventStore
     from .room import Room
 
 CLOSE_MOVED = 1012  # "service restart": the table moved to another process; reconnect

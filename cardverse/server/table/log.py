@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..store import EventStore
+from ..eventlog import EventStore
 from .state import LOBBY_EVENTS, TablePhase
 
 

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ...tabletalk.story import score_sheet
 from ..spectators import SPECTATOR_OWN
-from ..story import score_sheet
 from ..viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
 from ..wire import PublicChange, Synced, WireViews
 from .state import Conn, TableState

@@ -25,12 +25,12 @@ from typing import Any, Protocol
 from ...engine.cards import CardError, parse_card
 from ...engine.plays import GIVE
 from .. import protocol as P
+from ..eventlog import EventStore, FencedOut, StoredEvent, StoreUnavailable
 from ..failures import internal_error, log_failure
 from ..protocol import ProtocolError
 from ..reactions import Reactions
 from ..settings import Settings
 from ..spectators import watch_id_for
-from ..store import EventStore, FencedOut, StoredEvent, StoreUnavailable
 from ..viewfilter import named_cards
 from . import apply as applying
 from . import decide

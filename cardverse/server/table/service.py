@@ -17,13 +17,14 @@ import time
 from typing import Any
 
 from ...engine import OptionsError, rules_from_dict
+from ...tabletalk.invites import Directory, LookupLimits, read_code
 from .. import protocol as P
 from ..botrunner import BotRunner
-from ..invites import Directory, LookupLimits, read_code
+from ..eventlog import EventStore, FencedOut
 from ..protocol import ProtocolError
 from ..settings import Settings
 from ..spectators import watch_id_for
-from ..store import EventStore, FencedOut, open_store
+from ..stores import open_store
 from .locator import CLOSE_MOVED, LocalLocator, Locator
 from .room import Room
 from .state import new_table_id, new_token, token_hash
@@ -52,7 +53,7 @@ class TableService:
             processes=settings.bot_processes, hard_time_limit=settings.hard_time_limit
         )
         self.tables: dict[str, Room] = {}
-        # invite codes and watch ids of every stored table (cardverse.server.invites)
+        # invite codes and watch ids of every stored table (cardverse.tabletalk.invites)
         self.directory = Directory()
         for known in self.store.known_tables():
             self.directory.add(known, watch_id_for(known))
@@ -245,7 +246,7 @@ class TableService:
 
         Raises :class:`ProtocolError` ``too_many_lookups`` when that address failed too often
         lately (or failed lately while everyone together did too: see
-        :class:`~cardverse.server.invites.LookupLimits`); a failed look-up counts against both,
+        :class:`~cardverse.tabletalk.invites.LookupLimits`); a failed look-up counts against both,
         a look-up that finds its table against neither."""
         if not self.lookups.allowed(address):
             raise ProtocolError(

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ...engine import Game, Rules
-from ..story import AwayLog
+from ...tabletalk.story import AwayLog
 from ..wire import Synced
 
 TablePhase = Literal["lobby", "playing", "over"]
 Auto = Literal["timeout", "disconnected", "left"]
 LOBBY_EVENTS = frozenset({"sit", "leave", "options", "bot", "unbot", "seq_reset"})
 STAND_IN_LEVEL = "normal"
-RECORDS_KEPT = 2  # finished games' records kept in memory (older ones are folded from the log)
+RECORDS_KEPT = 8  # finished games' records kept in memory (older ones are folded from the log)
 
 
 class Conn(Protocol):
