@@ -69,7 +69,8 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3 --think 1000 \
 		--out bench/results/server-think.json
 	$(BIN)/python -m bench.wire_bench --repeat 3
-	$(BIN)/python -m bench.table_memory --tables 250
+	$(BIN)/python -m bench.live_table_memory --tables 250
+	$(BIN)/python -m bench.table_memory --tables 200 --moves 12
 	$(BIN)/python -m bench.ws_paths_bench --repeat 3
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
 	$(BIN)/python -m bench.create_burst_bench --tables 1500 --addresses 150

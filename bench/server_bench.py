@@ -516,7 +516,7 @@ async def _main(args: argparse.Namespace, http: str, ws: str, pid: int) -> dict[
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The benchmark's options (also read by bench.table_memory)."""
+    """The benchmark's options (also read by bench.live_table_memory)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")

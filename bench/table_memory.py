@@ -1,148 +1,171 @@
-"""What a live table's memory consists of (``make bench``; not a test).
+"""Memory of a live table, measured in-process with tracemalloc.
 
-Starts ``cardverse serve`` under :mod:`tracemalloc` (one frame per allocation), opens the
-tables of :mod:`bench.server_bench` and lets them play, and compares a snapshot taken while
-they play with one taken before the first table: the difference, per table, grouped by the
-source file (and the lines) that allocated it. The resident memory per table
-(``server_bench``'s figure) also holds what tracemalloc cannot see (the C allocations of the
-event loop and its sockets, allocator slack); both are printed.
+``python -m bench.table_memory --tables 200 --moves 12`` makes that many tables with a
+:class:`~cardverse.server.tables.TableService` on a temporary SQLite store, seats four people
+at each (four connections that drop what they are sent, so only the server's memory counts),
+starts the game and plays ``--moves`` legal moves at each, then reports the memory the tables
+hold: traced bytes after minus before, per table, and the biggest allocation sites.
 
-    .venv/bin/python -m bench.table_memory --tables 250 --duration 6
+The same script measures an older tree (one without ``cardverse/server/table``, whose tables
+are not broken down part by part): ``cd OLD && PYTHONPATH=$PWD python /path/to/table_memory.py``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import gc
 import json
-import os
-import pickle
-import signal
-import subprocess
-import sys
+import random
 import tempfile
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from bench.server_bench import Bench, _rss_kib, build_parser, server_command
-
-RESULTS = Path(__file__).resolve().parent / "results" / "table-memory.json"
-
-
-def _traced_server(snapshots: str, argv: list[str]) -> int:
-    """Run the server, writing a tracemalloc snapshot at each SIGUSR1."""
-    tracemalloc.start(1)
-    taken = [0]
-
-    def snap(signum: int, frame: object) -> None:
-        taken[0] += 1
-        path = Path(snapshots) / f"snap-{taken[0]}.pickle"
-        snapshot = tracemalloc.take_snapshot()
-        partial = path.with_suffix(".part")
-        partial.write_bytes(pickle.dumps(snapshot))
-        partial.rename(path)
-
-    signal.signal(signal.SIGUSR1, snap)
-    from cardverse.cli import main
-
-    return main(argv)
+from cardverse.engine import player_view
+from cardverse.server.protocol import parse_client_message
+from cardverse.server.tables import Settings, TableService
 
 
-def _snapshot(directory: Path, number: int, pid: int) -> tracemalloc.Snapshot:
-    os.kill(pid, signal.SIGUSR1)
-    path = directory / f"snap-{number}.pickle"
-    deadline = time.monotonic() + 120
-    while not path.exists():
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server wrote no snapshot")
-        time.sleep(0.05)
-    return pickle.loads(path.read_bytes())  # type: ignore[no-any-return]
+class QuietConn:
+    """A connection that keeps nothing it is sent."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.table: Any = None
+        self.standby = False
+        self.synced: Any = None
+
+    def send(self, text: str) -> None:
+        pass
+
+    def close(self, code: int, reason: str) -> None:
+        pass
 
 
-def _where(filename: str) -> str:
-    """A file's name from the package on (cardverse/..., uvicorn/..., asyncio/...)."""
-    parts = Path(filename).parts
-    for anchor in ("cardverse", "site-packages", "python3.11", "python3.12", "python3.13"):
-        if anchor in parts:
-            index = parts.index(anchor)
-            rest = parts[index + 1 :] if anchor != "cardverse" else parts[index:]
-            return "/".join(rest)
-    return filename
+def deep_size(root: Any, seen: set[int]) -> int:
+    """Bytes of ``root`` and everything it refers to that ``seen`` does not hold yet (modules,
+    classes and functions are shared by every table: not counted)."""
+    import sys
+    import types
+
+    shared = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+    size = 0
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, shared):
+            continue
+        seen.add(id(item))
+        size += sys.getsizeof(item)
+        stack.extend(gc.get_referents(item))
+    return size
 
 
-async def _measure(args: Any, http: str, pid: int, snapshots: Path) -> dict[str, Any]:
-    rss_before = _rss_kib(pid)
-    before = await asyncio.to_thread(_snapshot, snapshots, 1, pid)
-    bench = Bench(args, http, http.replace("http://", "ws://"))
-    run = asyncio.get_running_loop().create_task(bench.run(pid))
-    while not bench.measuring and not run.done():
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(min(3.0, args.duration / 2))
-    rss_playing = _rss_kib(pid)
-    playing = await asyncio.to_thread(_snapshot, snapshots, 2, pid)
-    await run
-    tables = args.tables
-    by_file = playing.compare_to(before, "filename")
-    by_line = playing.compare_to(before, "lineno")
-    traced = sum(stat.size_diff for stat in by_file)
+def breakdown(table: Any, conns: list[QuietConn]) -> dict[str, int]:
+    """What one live table holds, part by part (each part without what earlier ones hold)."""
+    seen: set[int] = {id(table.service), id(table.settings)}
+    seen |= {id(v) for v in vars(table.service).values()}
+    seen |= {id(c) for c in conns}  # the bench's own connection objects
+    parts: dict[str, Any] = {
+        "rules": table.state.rules,
+        "game (engine)": table.state.game,
+        "story (round's events)": table.state.story,
+        "away log": table.state.away,
+        "records": (table.state.recent_records,),
+        "wire caches": getattr(table.outbox, "_wire", None),
+        "what each connection holds (synced)": [c.synced for c in conns],
+        "seats": table.state.seats,
+    }
+    out = {name: deep_size(part, seen) for name, part in parts.items()}
+    out["the rest of the table"] = deep_size(table, seen)
+    return out
+
+
+def _play(service: TableService, moves: int, rng: random.Random) -> list[QuietConn]:
+    table, token = service.create("Ann", {"preset": "standard"})
+    conns = [QuietConn() for _ in range(4)]
+    for conn in conns:
+        table.attach(conn)
+    seqs = [0, 0, 0, 0]
+
+    def send(index: int, message: dict[str, Any]) -> None:
+        seqs[index] += 1
+        text = json.dumps({**message, "seq": seqs[index]})
+        table.handle(conns[index], parse_client_message(text))
+
+    table.handle(conns[0], parse_client_message(json.dumps({"type": "join", "token": token})))
+    for index in (1, 2, 3):
+        table.handle(
+            conns[index], parse_client_message(json.dumps({"type": "join", "name": f"P{index}"}))
+        )
+    send(0, {"type": "start"})
+    for _ in range(moves):
+        game = table.game
+        if game is None or game.turn is None:
+            break
+        legal = player_view(game, game.turn).to_json()["legal_moves"]
+        if not legal:
+            break
+        move = dict(rng.choice(legal))
+        kind = move.pop("action")
+        send(game.turn, {"type": kind, **move})
+    return conns
+
+
+async def measure(tables: int, moves: int, top: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(
+            data_dir=Path(folder), turn_timer=None, grace=None, bot_delay=0, bot_processes=0
+        )
+        service = TableService(settings)
+        rng = random.Random(7)
+        _play(service, moves, rng)  # warm: imports, caches of the engine and the encoder
+        service.store.commit()
+        gc.collect()
+        tracemalloc.start(8)
+        before = tracemalloc.take_snapshot()
+        start_bytes = tracemalloc.get_traced_memory()[0]
+        held = [_play(service, moves, rng) for _ in range(tables)]
+        table = held[-1][0].table
+        parts = breakdown(table, held[-1]) if hasattr(table, "state") else {}
+        service.store.commit()
+        gc.collect()
+        used = tracemalloc.get_traced_memory()[0] - start_bytes
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        sites = after.compare_to(before, "lineno")[:top]
+        service.close()
+        del held
     return {
         "tables": tables,
-        "rss_kib_per_table": round((rss_playing - rss_before) / tables, 1),
-        "traced_kib_per_table": round(traced / 1024 / tables, 1),
-        "by_file_kib_per_table": {
-            _where(stat.traceback[0].filename): round(stat.size_diff / 1024 / tables, 2)
-            for stat in by_file[: args.top]
-            if stat.size_diff > 0
-        },
-        "by_line_kib_per_table": {
-            f"{_where(stat.traceback[0].filename)}:{stat.traceback[0].lineno}": round(
-                stat.size_diff / 1024 / tables, 2
-            )
-            for stat in by_line[: args.top]
-            if stat.size_diff > 0
-        },
+        "moves": moves,
+        "bytes_per_table": round(used / tables),
+        "kib_per_table": round(used / tables / 1024, 1),
+        "parts": parts,
+        "top": [
+            f"{stat.size_diff / tables / 1024:7.2f} KiB/table  {stat.traceback[0]}"
+            for stat in sites
+        ],
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--traced-server"]:
-        return _traced_server(argv[1], argv[2:])
-    parser = build_parser()
-    parser.add_argument("--top", type=int, default=25, help="files and lines listed")
-    parser.set_defaults(duration=6.0, out=RESULTS)
-    args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as snaps:
-        command = server_command(args, data)
-        serve = command.index("serve")
-        command = [
-            sys.executable,
-            "-m",
-            "bench.table_memory",
-            "--traced-server",
-            snaps,
-            *command[serve:],
-        ]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            if "serving on" not in line:
-                raise RuntimeError(f"the server did not start: {line!r}")
-            http = line.split()[3]
-            result = asyncio.run(_measure(args, http, server.pid, Path(snaps)))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
-    return 0
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=12)
+    parser.add_argument("--top", type=int, default=15)
+    args = parser.parse_args()
+    result = asyncio.run(measure(args.tables, args.moves, args.top))
+    print(f"{result['tables']} live tables, {result['moves']} moves each:")
+    print(f"  {result['kib_per_table']} KiB per table ({result['bytes_per_table']} bytes)")
+    print("  one table, part by part (bytes, sys.getsizeof of everything reached):")
+    for name, size in result["parts"].items():
+        print(f"    {size:7d}  {name}")
+    print("  where tracemalloc saw the memory allocated:")
+    for line in result["top"]:
+        print("  " + line)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

@@ -1,8 +1,9 @@
-"""The ASGI application: the JSON API under ``/api/...`` and the WebSocket under ``/ws/...``.
+"""The server's ASGI app: the JSON API under ``/api/...`` and the WebSocket under ``/ws/...``.
 
-:func:`create_app` builds a Starlette app around one :class:`~cardverse.server.tables.TableService`
-(``app.state.service``). Page routes (``/``, ``/t/{table_id}``) are left free for the web layer,
-which mounts its templates and static files on the same app.
+:func:`create_server_app` builds a Starlette app around one
+:class:`~cardverse.server.tables.TableService` (``app.state.service``). It knows nothing of the
+web pages: the top-level :mod:`cardverse.application` hands it the page routes, the error pages'
+handlers and the page an outage shows to a person (:class:`Pages`).
 
 HTTP:
 
@@ -29,8 +30,8 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -38,19 +39,17 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..web import error_handlers, web_routes
-from ..web.pages import MACHINE_PREFIXES, error_page
-from ..web.security import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
+from ..guards import BodyTooLarge, SecurityHeaders, origin_allowed, read_body
 from . import protocol as P
 from .cluster import CLOSE_TRY_AGAIN
+from .eventlog import HeldMessages, StoreUnavailable
 from .failures import internal_error, log_failure
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
 from .proxies import TrustedProxies, read_networks
-from .store import HeldMessages, StoreUnavailable
 from .tables import Settings, Table, TableService
 from .viewfilter import named_cards, render
 from .wire import Synced
@@ -88,7 +87,7 @@ class WsConnection:
     The outbox is bounded in messages and in bytes; a message the socket does not take within
     ``send_timeout`` (a client that stopped reading) or an outbox over its bounds aborts the
     transport: nothing more is queued or waited for. While the store has a transaction open,
-    messages wait for its commit (:meth:`Store.after_commit`): nothing is told before it is
+    messages wait for its commit (:meth:`EventStore.after_commit`): nothing is told before it is
     durable.
     """
 
@@ -341,23 +340,48 @@ def _refusal(error: ProtocolError) -> JSONResponse:
 OUTAGES: tuple[type[Exception], ...] = (StoreUnavailable, RedisError)
 
 
-async def outage(connection: HTTPConnection, exc: Exception) -> Response | None:
-    """A request that met the database or Redis down: ``try_again`` (503, Retry-After; a
-    WebSocket: the error, then close code 1013); a page gets the error page in the person's
-    language. (Handlers answer their own outages; this catches any that reaches the app.)"""
-    log.warning("%s: %s", connection.url.path[:100], str(exc)[:200])
-    if connection.scope["type"] == "websocket":
-        assert isinstance(connection, WebSocket)
-        with contextlib.suppress(Exception):
-            if connection.application_state is WebSocketState.CONNECTING:
-                await connection.accept()
-            await connection.send_text(render(_try_again().to_message(), None, None))
-            await connection.close(CLOSE_TRY_AGAIN, "try again")
-        return None
-    assert isinstance(connection, Request)
-    if connection.url.path.startswith(MACHINE_PREFIXES):
+#: A page for a person (``request``, status, headers), or None where machines are answered.
+ErrorPage = Callable[[Request, int, dict[str, str]], Response | None]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """What the web layer adds to the server's app, handed in by :mod:`cardverse.application`:
+    its routes, its exception handlers (error pages), and the page a person gets when the
+    database or Redis is down (None where it answers machines: they get ``try_again``)."""
+
+    routes: Sequence[BaseRoute] = ()
+    exception_handlers: dict[Any, Any] = field(default_factory=dict)
+    outage_page: ErrorPage | None = None
+
+
+def outage_handler(page: ErrorPage | None) -> Callable[..., Any]:
+    """The handler of a request that met the database or Redis down: ``try_again`` (503,
+    Retry-After; a WebSocket: the error, then close code 1013); a person's page gets ``page``
+    (the error page in their language) when one is given. (Handlers answer their own outages;
+    this catches any that reaches the app.)"""
+
+    async def outage(connection: HTTPConnection, exc: Exception) -> Response | None:
+        log.warning("%s: %s", connection.url.path[:100], str(exc)[:200])
+        if connection.scope["type"] == "websocket":
+            assert isinstance(connection, WebSocket)
+            with contextlib.suppress(Exception):
+                if connection.application_state is WebSocketState.CONNECTING:
+                    await connection.accept()
+                await connection.send_text(render(_try_again().to_message(), None, None))
+                await connection.close(CLOSE_TRY_AGAIN, "try again")
+            return None
+        assert isinstance(connection, Request)
+        if page is not None and not connection.url.path.startswith(SERVER_PREFIXES):
+            shown = page(connection, 503, {"Retry-After": str(TRY_AGAIN_SECONDS)})
+            if shown is not None:
+                return shown
         return _refusal(_try_again())
-    return error_page(connection, 503, {"Retry-After": str(TRY_AGAIN_SECONDS)})
+
+    return outage
+
+
+SERVER_PREFIXES = ("/api/", "/ws/")  # the server's own addresses: machines, answered in JSON
 
 
 async def create_table(request: Request) -> Response:
@@ -389,10 +413,7 @@ async def create_table(request: Request) -> Response:
                 rate_per_minute=settings.create_rate * 60,
                 burst=settings.create_burst,
             )
-        if service.cluster is not None:
-            table, token = await service.cluster.create(name, rules, data.get("turn_timer", ...))
-        else:
-            table, token = await service.create_saved(name, rules, data.get("turn_timer", ...))
+        table, token = await service.locator.create(name, rules, data.get("turn_timer", ...))
     except StoreUnavailable:
         return _refusal(_try_again())
     except ProtocolError as error:
@@ -422,15 +443,7 @@ def _try_again() -> ProtocolError:
 async def _find(service: TableService, table_id: str, watch: bool = False) -> Table | str | None:
     """The table here (loaded if need be), the node id of the process that owns it (several
     processes), or None."""
-    if service.cluster is not None:
-        if watch:
-            real = await service.cluster.resolve_watch(table_id)
-            if real is None:
-                return None
-            table_id = real
-        found: Table | str | None = await service.cluster.locate(table_id)
-        return found
-    return service.get_watched(table_id) if watch else service.get(table_id)
+    return await service.locator.find(table_id, watch)
 
 
 async def get_table(request: Request) -> Response:
@@ -445,7 +458,7 @@ async def get_table(request: Request) -> Response:
     if found is None:
         return _error_response(_no_table(table_id), 404)
     if isinstance(found, str):
-        answer = await service.cluster.ask(found, "summary", table_id)
+        answer = await service.locator.ask(found, "summary", table_id)
         if answer.get("status") != 200:
             return _refusal(_try_again())
         return JSONResponse(answer["body"])
@@ -465,7 +478,7 @@ async def get_record(request: Request) -> Response:
     if found is None:
         return _error_response(_no_table(table_id), 404)
     if isinstance(found, str):
-        answer = await service.cluster.ask(found, "records", table_id)
+        answer = await service.locator.ask(found, "records", table_id)
         if answer.get("status") != 200:
             return _refusal(_try_again())
         records: list[str] = list(answer["records"])
@@ -491,7 +504,7 @@ async def get_record(request: Request) -> Response:
 
 async def find_invite(request: Request) -> Response:
     """``GET /api/invites/{code}``: the table of an invite code (failed look-ups are limited
-    per address and for everyone: cardverse.server.invites)."""
+    per address and for everyone: cardverse.tabletalk.invites)."""
     service: TableService = request.app.state.service
     code = request.path_params["code"][:40]
     try:
@@ -529,10 +542,7 @@ def service_ready(service: TableService) -> tuple[bool, str | None]:
         service.store.exists("")  # a cheap read: the database answers
     except StoreUnavailable:
         return False, "the database cannot be reached"
-    cluster = service.cluster
-    if cluster is not None and not cluster.bus.connected.is_set():
-        return False, "Redis cannot be reached"
-    return True, None
+    return service.locator.ready()
 
 
 async def metrics_endpoint(request: Request) -> Response:
@@ -619,7 +629,7 @@ async def _serve_socket(
             found = await _find(service, table_id, watch)
             real_id = table_id
             if watch and isinstance(found, str):
-                real_id = await service.cluster.resolve_watch(table_id) or table_id
+                real_id = await service.locator.resolve_watch(table_id) or table_id
         except (StoreUnavailable, RedisError, ProtocolError) as failure:  # a backend is down
             if not isinstance(failure, ProtocolError):
                 log.warning("a WebSocket could not find its table: %s", str(failure)[:200])
@@ -718,14 +728,10 @@ async def _try_again_later(
     await conn.finish()
 
 
-def create_app(
-    data_dir: str | Path = "data", settings: Settings | None = None, **overrides: Any
-) -> Starlette:
-    """The server's ASGI app; ``settings`` (or keyword overrides of :class:`Settings`)."""
-    if settings is None:
-        settings = Settings(data_dir=Path(data_dir), **overrides)
-    elif overrides:
-        raise TypeError("pass either settings or keyword overrides, not both")
+def create_server_app(settings: Settings, pages: Pages | None = None) -> Starlette:
+    """The server's ASGI app on ``settings``, with the web layer's ``pages`` if given (the
+    whole site is :func:`cardverse.application.create_app`)."""
+    pages = pages or Pages()
     service = TableService(settings)
 
     @contextlib.asynccontextmanager
@@ -734,16 +740,15 @@ def create_app(
         if restored:
             log.info("restored %d table(s) from %s", restored, service.store.path)
         service.start()
-        if service.cluster is not None:
-            service.cluster.start()
+        service.locator.start()
         try:
             yield
         finally:
-            if service.cluster is not None:
-                await service.cluster.close()
+            await service.locator.close()
             service.close()
 
-    handlers: dict[Any, Any] = error_handlers()
+    handlers: dict[Any, Any] = dict(pages.exception_handlers)
+    outage = outage_handler(pages.outage_page)
     for kind in OUTAGES:
         handlers[kind] = outage
     app = Starlette(
@@ -761,9 +766,9 @@ def create_app(
             Route("/api/watch/{watch_id}/records/{number:int}", get_record, methods=["GET"]),
             WebSocketRoute("/ws/{table_id}", table_socket),
             WebSocketRoute("/ws/watch/{watch_id}", table_socket),
-            *web_routes(),  # the pages (cardverse.web)
+            *pages.routes,  # the web pages, handed in (cardverse.application)
         ],
-        # error pages in the site's layout (cardverse.web); try_again when a backend is down
+        # the web's error pages, handed in; try_again when a backend is down
         exception_handlers=handlers,
         lifespan=lifespan,
         middleware=[

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .sent import server_schema
 
-PROTOCOL_VERSION = 2  # 2: changes of the game as `change` messages (docs/protocol.md)
+PROTOCOL_VERSION = 3  # 2: changes as `change` messages; 3: events named as the engine names them
 
 MAX_MESSAGE_BYTES = 4096  # a client message longer than this is refused (code message_too_large)
 MAX_NAME_LENGTH = 24

@@ -62,18 +62,20 @@ def _event(
 
 _MAYBE_CARDS = {"cards": _or_null(_CARDS)}
 
-# The events of ``state`` and ``change`` (docs/protocol.md, cardverse/server/narrate.py), by name.
+# The events of ``state`` and ``change`` (docs/protocol.md, cardverse/tabletalk/narrate.py),
+# by name.
 EVENTS: dict[str, dict[str, Any]] = {
-    "play": _event(
-        "play",
+    "played": _event(
+        "played",
         "",
         {"seat": _INT, "cards": _CARDS},
         {"jokers": _or_null({"type": "object", "additionalProperties": _STR})},
     ),
-    "pass": _event("pass", "", {"seat": _INT}),
-    "give": _event(
-        "give",
-        "A give-back in the exchange; cards only for the two seats of the pair.",
+    "passed": _event("passed", "", {"seat": _INT}),
+    "exchange": _event(
+        "exchange",
+        "A give-back in the exchange (the engine's exchange event); cards only for the two seats "
+        "of the pair.",
         {"seat": _INT, "to": _INT, "count": _INT},
         _MAYBE_CARDS,
     ),
@@ -83,14 +85,14 @@ EVENTS: dict[str, dict[str, Any]] = {
         {"seat": _INT, "to": _INT, "count": _INT},
         _MAYBE_CARDS,
     ),
-    "trick_won": _event(
-        "trick_won", "", {"seat": _INT, "leader": _or_null(_INT), "cleared": _BOOL}
+    "trick_ended": _event(
+        "trick_ended", "", {"seat": _INT, "leader": _or_null(_INT), "cleared": _BOOL}
     ),
     "revolution": _event("revolution", "", {"on": _BOOL}),
     "went_out": _event(
         "went_out",
-        "place counts from 1; how: finish, forbidden (R34), downfall (R35) or last (the one "
-        "seat left holding cards).",
+        "place counts from 0 (first place is 0), as in the engine; how: finish, forbidden "
+        "(R34), downfall (R35) or last (the one seat left holding cards).",
         {"seat": _INT, "place": _INT, "how": {"enum": ["finish", "forbidden", "downfall", "last"]}},
     ),
     "jack_back": _event("jack_back", "", {"on": _BOOL}),
@@ -101,13 +103,13 @@ EVENTS: dict[str, dict[str, Any]] = {
         {"seat": _INT, "kind": {"enum": ["give", "discard"]}, "count": _INT},
         {"to": _or_null(_INT)},
     ),
-    "seven_pass": _event(
-        "seven_pass",
+    "gave": _event(
+        "gave",
         "A seven pass was made; cards only for its two seats (R36).",
         {"seat": _INT, "to": _INT, "count": _INT},
         _MAYBE_CARDS,
     ),
-    "discard": _event("discard", "", {"seat": _INT, "cards": _CARDS}),
+    "discarded": _event("discarded", "", {"seat": _INT, "cards": _CARDS}),
     "game_started": _event("game_started", "", {"game": _INT}),
     "round_started": _event(
         "round_started", "", {"round": _INT, "leader": _INT, "exchange": _BOOL}

@@ -244,8 +244,8 @@ def positions(state: dict[str, Any], table: dict[str, Any]) -> dict[str, list[di
         make(trick=pile, **turn),
         make(
             [
-                {"event": "play", "seat": 1, "cards": ["2H", "2S"]},
-                {"event": "trick_won", "seat": 1, "leader": 1, "cleared": False},
+                {"event": "played", "seat": 1, "cards": ["2H", "2S"]},
+                {"event": "trick_ended", "seat": 1, "leader": 1, "cleared": False},
             ],
             trick=[],
             turn=1,

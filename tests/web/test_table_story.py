@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from cardverse.server.story import final_titles
+from cardverse.tabletalk.story import final_titles
 
 from .conftest import LONG_WAIT, WAIT
 from .test_table import APP, changed_or_over, data, highlighted, take_turn, wait_for
