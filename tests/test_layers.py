@@ -103,6 +103,8 @@ OWNED_HERE = (
     "cardverse.tabletalk",
     "cardverse.web",
     "cardverse.server.app",
+    "cardverse.server.answers",
+    "cardverse.server.sockets",
     "cardverse.server.cli",
     "cardverse.server.eventlog",
     "cardverse.server.store",

@@ -105,7 +105,7 @@ class ProxyConn:
 class Link:
     """On an edge node: a socket of ours whose table another node owns."""
 
-    conn: Any  # app.WsConnection
+    conn: Any  # sockets.WsConnection
     table_id: str
     owner: str
 

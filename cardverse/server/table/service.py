@@ -64,7 +64,7 @@ class TableService:
         )
         self.unloaded = 0  # tables taken out of memory so far
         self.expired = 0  # abandoned lobbies expired so far
-        self.aborted: dict[str, int] = {}  # connections aborted, by why (see app.WsConnection)
+        self.aborted: dict[str, int] = {}  # connections aborted, by why (see sockets.WsConnection)
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self.loop_lag_max = 0.0  # the event loop's longest delay seen (operator figure)
