@@ -13,7 +13,6 @@ MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 400
 
 
-
 def _modules() -> dict[str, Path]:
     out: dict[str, Path] = {}
     for path in sorted(SERVER.rglob("*.py")):
