@@ -65,15 +65,19 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.engine_bench
 	$(BIN)/python -m bench.playout_bench
 	$(BIN)/python -m bench.cli_bench
-	$(BIN)/python -m bench.server_bench --tables 250 --duration 30
-	$(BIN)/python -m bench.server_bench --tables 250 --duration 30 --think 1000 \
+	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3
+	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3 --think 1000 \
 		--out bench/results/server-think.json
+	$(BIN)/python -m bench.wire_bench --repeat 3
+	$(BIN)/python -m bench.live_table_memory --tables 250
+	$(BIN)/python -m bench.table_memory --tables 200 --moves 12
+	$(BIN)/python -m bench.ws_paths_bench --repeat 3
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
 	$(BIN)/python -m bench.create_burst_bench --tables 1500 --addresses 150
 	$(BIN)/python -m bench.people_bench
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 	bash scripts/ensure-services.sh
-	$(BIN)/python -m bench.cluster_bench --tables 250 1000 --duration 15 --kills 20
+	$(BIN)/python -m bench.cluster_bench --tables 250 1000 --duration 15 --kills 20 --repeat 3
 
 clean:
 	-$(BIN)/python scripts/build_compiled.py --clean

@@ -25,8 +25,8 @@ from cardverse.arena import turns
 from cardverse.bots import make_bot
 from cardverse.engine import Game, rules_from_dict
 from cardverse.notation import record_to_json
-from cardverse.server.invites import Directory
 from cardverse.server.spectators import watch_id_for
+from cardverse.tabletalk.invites import Directory
 from cardverse.web.i18n import translator
 from cardverse.web.invites import qr_svg
 from cardverse.web.replay import replay_steps

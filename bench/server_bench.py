@@ -515,7 +515,8 @@ async def _main(args: argparse.Namespace, http: str, ws: str, pid: int) -> dict[
     return await bench.run(pid)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The benchmark's options (also read by bench.live_table_memory)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
@@ -545,6 +546,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis", help="redis://... for several processes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     parser.add_argument(
+        "--repeat", type=int, default=1, help="runs, one after the other: the median is reported"
+    )
+    parser.add_argument(
         "--open-loop",
         action="store_true",
         help="offer actions at stepped rates; report the highest carried within --p99-bound",
@@ -563,7 +567,79 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=PID",
         help="open loop: another process (and its children) whose CPU per action is counted",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def server_command(args: argparse.Namespace, data: str) -> list[str]:
+    """The command line of the server the benchmark starts (a free port, ``data`` its data)."""
+    return [
+        sys.executable,
+        "-m",
+        "cardverse",
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        data,
+        "--turn-timer",
+        "off",
+        "--grace",
+        "off",
+        "--round-pause",
+        "0",
+        "--rate-limit",
+        "10000",
+        "--burst",
+        "10000",
+        "--commit",
+        args.commit,
+        "--sqlite-synchronous",
+        args.synchronous,
+        # Every simulated person comes from 127.0.0.1: lift the per-address limits.
+        "--create-burst",
+        "100000",
+        "--max-connections-per-address",
+        "100000",
+        "--max-connections",
+        "100000",
+        "--log-level",
+        "warning",
+        "--operator-addresses",
+        "127.0.0.1",
+        *(["--workers", str(args.workers)] if args.workers > 1 else []),
+        *(["--database", args.database] if args.database else []),
+        *(["--redis", args.redis] if args.redis else []),
+    ]
+
+
+def median_of(runs: list[Any]) -> Any:
+    """The runs' median, leaf by leaf: numbers are the median of the runs' numbers (each run
+    measured alone, one after the other), anything else is the first run's."""
+    first = runs[0]
+    if isinstance(first, dict):
+        return {
+            key: median_of([run[key] for run in runs if isinstance(run, dict) and key in run])
+            for key in first
+        }
+    if isinstance(first, int | float) and not isinstance(first, bool):
+        numbers = [run for run in runs if isinstance(run, int | float)]
+        middle = statistics.median(numbers)
+        return round(middle, 3) if isinstance(middle, float) else middle
+    return first
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.repeat > 1:  # one server and one run after the other; the median of each figure
+        runs = []
+        for _ in range(args.repeat):
+            once = [*(argv if argv is not None else sys.argv[1:]), "--repeat", "1"]
+            main(once)
+            runs.append(json.loads(args.out.read_text()))
+        result = median_of(runs)
+        result["repeat"] = args.repeat
+        result["runs"] = runs
+        return _report(result, args.out)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     if args.uvloop:
@@ -577,44 +653,7 @@ def main(argv: list[str] | None = None) -> int:
         return _report(result, args.out)
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cardverse",
-                "serve",
-                "--port",
-                "0",
-                "--data-dir",
-                data,
-                "--turn-timer",
-                "off",
-                "--grace",
-                "off",
-                "--round-pause",
-                "0",
-                "--rate-limit",
-                "10000",
-                "--burst",
-                "10000",
-                "--commit",
-                args.commit,
-                "--sqlite-synchronous",
-                args.synchronous,
-                # Every simulated person comes from 127.0.0.1: lift the per-address limits.
-                "--create-burst",
-                "100000",
-                "--max-connections-per-address",
-                "100000",
-                "--max-connections",
-                "100000",
-                "--log-level",
-                "warning",
-                "--operator-addresses",
-                "127.0.0.1",
-                *(["--workers", str(args.workers)] if args.workers > 1 else []),
-                *(["--database", args.database] if args.database else []),
-                *(["--redis", args.redis] if args.redis else []),
-            ],
+            server_command(args, data),
             stdout=subprocess.PIPE,
             text=True,
         )

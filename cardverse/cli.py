@@ -127,7 +127,7 @@ LAYER_COMMANDS: dict[str, tuple[str, str]] = {
         "play many games between computer players and report their strength",
     ),
     "serve": (
-        "cardverse.server.cli",
+        "cardverse.application",
         "run the multiplayer server (tables, WebSocket play, computer players)",
     ),
 }

@@ -6,10 +6,16 @@ what is owed, discards, places, points); :func:`public_view` builds it once per 
 :class:`SeatView` is one seat's own part: its hand, its own exchange and seven passes, its legal
 moves. :class:`PlayerView` composes the two, so no field of it can hold another seat's cards;
 :meth:`PlayerView.to_json` is the wire form (the public part's JSON plus the seat part's).
+
+:data:`VIEW_FIELDS` is the one description of that wire form: each field's name, whose part it
+is, how it is made from the view, its JSON schema and what it means. ``to_json`` is made from
+it, the server's encoder follows it field by field, and the protocol's schemas
+(docs/protocol.md) are generated from it (:func:`view_schema`, :func:`view_change_schema`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,52 +105,11 @@ class PublicView:
         return mask & CARDS_MASK
 
     def to_json(self, *, history: bool = True) -> dict[str, Any]:
-        """The wire form; without ``history``, the rules, trick and history are left out (the
-        server keeps their text as the round goes)."""
-        titles = titles_by_seat(list(self.places[-1])) if self.places else {}
-        owed = self.owed
-        out: dict[str, Any] = {}
+        """The wire form (:data:`PUBLIC_FIELDS`); without ``history``, the fields the server
+        keeps as text as the round goes (rules, trick, history) are left out."""
         if history:
-            out["rules"] = self.rules.to_dict()
-        out |= {
-            "round": self.round_number,
-            "phase": self.phase,
-            "hand_counts": list(self.hand_counts),
-            "turn": self.turn,
-            "leader": self.leader,
-        }
-        if history:
-            out["trick"] = [from_move(m, s).to_json() for s, m in self.trick]
-            out["history"] = [{"trick": t, **from_move(m, s).to_json()} for t, s, m in self.history]
-        out |= {
-            "passed": list(self.passed),
-            "finished": list(self.finished),
-            "round_places": list(self.round_places),
-            "from_bottom": list(self.from_bottom),
-            "fallen": list(self.fallen),
-            "out_of_play": list(self.out_of_play),
-            "discarded": mask_names(self.discarded),
-            "revolution": self.revolution,
-            "jack_back": self.jack_back,
-            # the order in force (R32): reversed by a revolution or a jack back, not both
-            "reversed_order": order_reversed(self.revolution, self.jack_back),
-            "lock": [SUIT_NAMES[s] for s in range(4) if self.lock >> s & 1],
-            "owed": None
-            if owed is None
-            else {
-                "seat": owed.seat,
-                "kind": owed.owed,
-                "count": owed.number,
-                "receiver": None if owed.receiver < 0 else owed.receiver,
-            },
-            "points": list(self.points),
-            "places": [list(p) for p in self.places],
-            "titles": {str(seat): title for seat, title in titles.items()},
-            "exchange_pairs": [
-                {"giver": g, "receiver": r, "count": c} for g, r, c in self.exchange_pairs
-            ],
-        }
-        return out
+            return {f.name: f.encode(self) for f in PUBLIC_FIELDS}
+        return {f.name: f.encode(self) for f in PUBLIC_FIELDS if not f.kept_as_text}
 
 
 @dataclass(frozen=True)
@@ -161,29 +126,8 @@ class SeatView:
         return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "hand": mask_names(self.hand),
-            "exchange": [
-                {
-                    "giver": e.giver,
-                    "receiver": e.receiver,
-                    "cards": mask_names(e.cards),
-                    "automatic": e.automatic,
-                }
-                for e in self.exchange
-            ],
-            "gives": [
-                {
-                    "trick": g.trick,
-                    "giver": g.giver,
-                    "receiver": g.receiver,
-                    "cards": mask_names(g.cards),
-                }
-                for g in self.gives
-            ],
-            "legal_moves": [from_move(m).to_json(with_seat=False) for m in self.legal_moves],
-        }
+        """The wire form (:data:`SEAT_FIELDS`)."""
+        return {f.name: f.encode(self) for f in SEAT_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -308,6 +252,312 @@ class PlayerView:
         return {**self.public.to_json(), **self.own.to_json()}
 
 
+# -- the one description of a view's wire form ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ViewField:
+    """One field of a view's wire form (cards as text, moves as action objects, notation.md).
+
+    ``part``: ``public`` (every seat sees it alike, from :class:`PublicView`) or ``seat`` (the
+    seat's own, from :class:`SeatView`). ``encode`` makes its JSON value from that part;
+    ``schema`` is the JSON schema of the value (``$ref`` names one of :data:`VIEW_DEFINITIONS`);
+    ``kept_as_text``: a field a server may keep as text through a round instead of encoding it
+    per change (it changes rarely, or only grows).
+    """
+
+    name: str
+    part: str
+    encode: Callable[[Any], Any]
+    schema: dict[str, Any]
+    doc: str
+    kept_as_text: bool = False
+
+
+def _ints() -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "integer"}}
+
+
+_INT: dict[str, Any] = {"type": "integer"}
+_BOOL: dict[str, Any] = {"type": "boolean"}
+_CARDS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": "#/$defs/" + name}
+
+
+def _array_of(name: str) -> dict[str, Any]:
+    return {"type": "array", "items": _ref(name)}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _object(
+    required: dict[str, Any], optional: dict[str, Any] | None = None, doc: str = ""
+) -> dict[str, Any]:
+    """A JSON object schema: these members (and no others), the ``optional`` ones may lack."""
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": {**required, **(optional or {})},
+        "required": list(required),
+        "additionalProperties": False,
+    }
+    if doc:
+        out["description"] = doc
+    return out
+
+
+_ACTION_MEMBERS: dict[str, Any] = {
+    "action": {"enum": ["play", "pass", "give", "discard"]},
+}
+_ACTION_OPTIONAL: dict[str, Any] = {
+    "seat": _nullable(_INT),
+    "cards": _nullable(_CARDS),
+    "jokers": _nullable({"type": "object", "additionalProperties": {"type": "string"}}),
+    "count": _nullable(_INT),
+}
+
+# The shapes the fields of a view share (JSON schema ``$defs``).
+VIEW_DEFINITIONS: dict[str, dict[str, Any]] = {
+    "Action": _object(
+        _ACTION_MEMBERS,
+        _ACTION_OPTIONAL,
+        "An action of notation.md; ``seat`` is left out in a list of legal moves; another "
+        "seat's seven pass in a view has ``count`` and no ``cards``.",
+    ),
+    "HistoryEntry": _object(
+        {"trick": _INT, **_ACTION_MEMBERS}, _ACTION_OPTIONAL, "An action of the round's history."
+    ),
+    "ExchangeSeen": _object(
+        {"giver": _INT, "receiver": _INT, "cards": _CARDS, "automatic": _BOOL},
+        doc="Cards that passed between this seat and its exchange partner this round.",
+    ),
+    "ExchangePair": _object(
+        {"giver": _INT, "receiver": _INT, "count": _INT},
+        doc="Who gives whom how many cards in this round's exchange (public).",
+    ),
+    "GiveSeen": _object(
+        {"trick": _INT, "giver": _INT, "receiver": _INT, "cards": _CARDS},
+        doc="A seven pass this seat made or received (R36), with its cards.",
+    ),
+    "Owed": _object(
+        {
+            "seat": _INT,
+            "kind": {"enum": ["give", "discard"]},
+            "count": _INT,
+            "receiver": _nullable(_INT),
+        },
+        doc="A seven pass (give) or ten discard (discard) that seat must make now (R36, R37).",
+    ),
+}
+
+
+def _history_json(view: PublicView) -> list[dict[str, Any]]:
+    return [{"trick": t, **from_move(m, s).to_json()} for t, s, m in view.history]
+
+
+def _owed_json(view: PublicView) -> dict[str, Any] | None:
+    owed = view.owed
+    if owed is None:
+        return None
+    return {
+        "seat": owed.seat,
+        "kind": owed.owed,
+        "count": owed.number,
+        "receiver": None if owed.receiver < 0 else owed.receiver,
+    }
+
+
+def _titles_json(view: PublicView) -> dict[str, str]:
+    if not view.places:
+        return {}
+    return {str(seat): title for seat, title in titles_by_seat(list(view.places[-1])).items()}
+
+
+def _public(
+    name: str,
+    encode: Callable[[PublicView], Any],
+    schema: dict[str, Any],
+    doc: str,
+    kept_as_text: bool = False,
+) -> ViewField:
+    return ViewField(name, "public", encode, schema, doc, kept_as_text)
+
+
+def _own(
+    name: str, encode: Callable[[SeatView], Any], schema: dict[str, Any], doc: str
+) -> ViewField:
+    return ViewField(name, "seat", encode, schema, doc)
+
+
+# Every seat's public part, in the order of the wire form.
+PUBLIC_FIELDS: tuple[ViewField, ...] = (
+    _public(
+        "rules",
+        lambda v: v.rules.to_dict(),
+        {"type": "object"},
+        "the rules in force: a rules object of notation.md",
+        kept_as_text=True,
+    ),
+    _public("round", lambda v: v.round_number, _INT, "the round's number, from 1"),
+    _public(
+        "phase", lambda v: v.phase, {"enum": [p.value for p in Phase]}, "where the game stands"
+    ),
+    _public(
+        "hand_counts", lambda v: list(v.hand_counts), _ints(), "how many cards each seat holds"
+    ),
+    _public("turn", lambda v: v.turn, _nullable(_INT), "the seat on turn (null: nobody)"),
+    _public("leader", lambda v: v.leader, _INT, "the seat that led the trick in progress"),
+    _public(
+        "trick",
+        lambda v: [from_move(m, s).to_json() for s, m in v.trick],
+        _array_of("Action"),
+        "the plays and passes of the trick in progress",
+        kept_as_text=True,
+    ),
+    _public(
+        "history",
+        _history_json,
+        _array_of("HistoryEntry"),
+        "this round's actions; another seat's seven pass as its count only (R39)",
+        kept_as_text=True,
+    ),
+    _public("passed", lambda v: list(v.passed), _ints(), "seats that passed in the trick"),
+    _public("finished", lambda v: list(v.finished), _ints(), "seats gone out, in order"),
+    _public(
+        "round_places",
+        lambda v: list(v.round_places),
+        _ints(),
+        "the seat of each place this round, -1 while free",
+    ),
+    _public(
+        "from_bottom",
+        lambda v: list(v.from_bottom),
+        _ints(),
+        "seats placed from the bottom: a forbidden finish, a downfall (R34, R35)",
+    ),
+    _public("fallen", lambda v: list(v.fallen), _ints(), "seats out by a downfall (R35)"),
+    _public(
+        "out_of_play",
+        lambda v: list(v.out_of_play),
+        _ints(),
+        "per seat, how many cards left the round unseen (R35)",
+    ),
+    _public(
+        "discarded", lambda v: mask_names(v.discarded), _CARDS, "the round's ten discards (R37)"
+    ),
+    _public("revolution", lambda v: v.revolution, _BOOL, "a revolution is on (R15)"),
+    _public("jack_back", lambda v: v.jack_back, _BOOL, "a jack back is on for the trick (R32)"),
+    _public(
+        "reversed_order",
+        lambda v: order_reversed(v.revolution, v.jack_back),
+        _BOOL,
+        "the order in force is reversed: a revolution or a jack back, not both (R32)",
+    ),
+    _public(
+        "lock",
+        lambda v: [SUIT_NAMES[s] for s in range(4) if v.lock >> s & 1],
+        {"type": "array", "items": {"enum": list(SUIT_NAMES)}},
+        "the suits the trick is locked to (R31)",
+    ),
+    _public(
+        "owed",
+        _owed_json,
+        _nullable(_ref("Owed")),
+        "a seven pass or ten discard to make now (R36, R37)",
+    ),
+    _public("points", lambda v: list(v.points), _ints(), "each seat's points so far"),
+    _public(
+        "places",
+        lambda v: [list(p) for p in v.places],
+        {"type": "array", "items": _ints()},
+        "the finishing order (seats) of each finished round",
+    ),
+    _public(
+        "titles",
+        _titles_json,
+        {"type": "object", "additionalProperties": {"type": "string"}},
+        "each seat's title from the last finished round (by seat number)",
+    ),
+    _public(
+        "exchange_pairs",
+        lambda v: [{"giver": g, "receiver": r, "count": c} for g, r, c in v.exchange_pairs],
+        _array_of("ExchangePair"),
+        "who gives whom how many cards in this round's exchange",
+    ),
+)
+
+# One seat's own part, in the order of the wire form (after the public part).
+SEAT_FIELDS: tuple[ViewField, ...] = (
+    _own("seat", lambda v: v.seat, _nullable(_INT), "this seat's number (null: a spectator)"),
+    _own("hand", lambda v: mask_names(v.hand), _CARDS, "this seat's cards (a spectator: none)"),
+    _own(
+        "exchange",
+        lambda v: [
+            {
+                "giver": e.giver,
+                "receiver": e.receiver,
+                "cards": mask_names(e.cards),
+                "automatic": e.automatic,
+            }
+            for e in v.exchange
+        ],
+        _array_of("ExchangeSeen"),
+        "the cards that passed between this seat and its exchange partner this round",
+    ),
+    _own(
+        "gives",
+        lambda v: [
+            {
+                "trick": g.trick,
+                "giver": g.giver,
+                "receiver": g.receiver,
+                "cards": mask_names(g.cards),
+            }
+            for g in v.gives
+        ],
+        _array_of("GiveSeen"),
+        "the seven passes this seat made or received this round, with their cards (R36)",
+    ),
+    _own(
+        "legal_moves",
+        lambda v: [from_move(m).to_json(with_seat=False) for m in v.legal_moves],
+        _array_of("Action"),
+        "every legal action of this seat, when it is on turn (else empty)",
+    ),
+)
+
+VIEW_FIELDS: tuple[ViewField, ...] = PUBLIC_FIELDS + SEAT_FIELDS
+
+
+def view_schema() -> dict[str, Any]:
+    """The JSON schema of one seat's view (``PlayerView.to_json()``): every field, no other.
+    Its ``$ref`` names are those of :data:`VIEW_DEFINITIONS`."""
+    return _object(
+        {f.name: {**f.schema, "description": f.doc} for f in VIEW_FIELDS},
+        doc="One seat's view (R26): its public part and its own (a spectator's has seat null "
+        "and empty own fields).",
+    )
+
+
+def view_change_schema() -> dict[str, Any]:
+    """The JSON schema of the view fields of a change: each field whole when it changed, but
+    ``history`` holds only the entries from index ``history_at`` on."""
+    fields = {f.name: {**f.schema, "description": f.doc} for f in VIEW_FIELDS}
+    fields["history_at"] = {
+        "type": "integer",
+        "description": "history holds the entries from this index on (0: a new list)",
+    }
+    return _object(
+        {},
+        fields,
+        "The fields of a view that changed (each one whole, except history; see history_at).",
+    )
+
+
 def public_history(history: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
     """A round's history as every seat sees it: seven passes as hidden gives (a count)."""
     return tuple(
@@ -406,13 +656,20 @@ def player_view(game: Game, seat: int, public: PublicView | None = None) -> Play
 
 
 __all__ = [
+    "PUBLIC_FIELDS",
+    "SEAT_FIELDS",
+    "VIEW_DEFINITIONS",
+    "VIEW_FIELDS",
     "ExchangeSeen",
     "GiveSeen",
     "PlayerView",
     "PublicView",
     "SeatView",
+    "ViewField",
     "player_view",
     "public_history",
     "public_view",
     "seat_view",
+    "view_change_schema",
+    "view_schema",
 ]

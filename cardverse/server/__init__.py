@@ -1,27 +1,25 @@
 """The multiplayer server: tables with share links, seats, real-time play over WebSocket.
 
-- :mod:`.app`: the ASGI app (:func:`create_app`), its JSON API and WebSocket endpoint;
-- :mod:`.protocol`: message models, limits, error codes, the protocol version;
-- :mod:`.tables`: the table service (seats, tokens, host, options, bots, timers, turn flow);
-- :mod:`.store`: the SQLite append-only event log that tables are restored from;
+- :mod:`.app`: the server's ASGI app (:func:`~.app.create_server_app`), its JSON API and
+  WebSocket endpoint; the whole site, with the web pages, is
+  :func:`cardverse.application.create_app`;
+- :mod:`.protocol`: what the server receives (models), limits, error codes, the version;
+- :mod:`.sent`: what the server sends, as JSON schema (the view's from the engine's description);
+- :mod:`.table`: a table as decide → store → apply → outbox → clock, and the table service
+  (the map: docs/server.md); :mod:`.tables` re-exports its names, :mod:`.settings` the defaults;
+- :mod:`.stores`: :func:`~.stores.open_store`, the event log a server runs on (:mod:`.store`:
+  SQLite, :mod:`.pgstore`: PostgreSQL, both on :mod:`.eventlog`'s base and errors);
 - :mod:`.viewfilter`: the one function every outgoing message to a seat passes through;
 - :mod:`.botrunner`: computer players' decisions off the event loop;
-- :mod:`.story`: the round's events for the log, the score sheet, final titles, the away list;
-- :mod:`.heartbeat`: finding a dead connection within 5 s at both ends;
-- :mod:`.cli`: ``cardverse serve``.
+- :mod:`.cli`: the options of ``cardverse serve`` (their defaults are :class:`Settings`').
+
+What the web pages share with the server (narration, story, invites, heartbeat) is in
+:mod:`cardverse.tabletalk`, below both; this package imports nothing from :mod:`cardverse.web`.
 """
 
 from __future__ import annotations
 
 from .protocol import PROTOCOL_VERSION
-from .tables import Settings
+from .settings import Settings
 
-__all__ = ["PROTOCOL_VERSION", "Settings", "create_app"]
-
-
-def __getattr__(name: str) -> object:
-    if name == "create_app":
-        from .app import create_app
-
-        return create_app
-    raise AttributeError(name)
+__all__ = ["PROTOCOL_VERSION", "Settings"]

@@ -17,7 +17,8 @@ message: 0 tells at once that the node is gone (its connection to Redis closed).
 Order and batching: the envelopes posted to one node during one event-loop turn are published
 as one message at the end of the turn (``{"op": "many", "items": [...]}`` when there are
 several), so a busy node makes one PUBLISH per turn and node rather than one per client
-message; one sender task publishes them in the order they were posted, pipelined.
+message; one sender task publishes them in the order they were posted, pipelined on a
+connection of its own (one write per batch, one time limit for its answers).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -34,7 +36,12 @@ from .failures import log_failure
 
 log = logging.getLogger("cardverse.server.bus")
 
+# Envelopes carry frames already rendered as JSON text: compact, and no \u escapes of their
+# non-ASCII text (names) to make and to read back.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
 PREFIX = "cardverse:node:"
+PUBLISH_TIMEOUT = 5.0  # seconds for Redis to answer a batch of PUBLISH (then: reconnect, resend)
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -56,6 +63,7 @@ class Bus:
         self.on_reconnect: Callable[[], None] | None = None
         self.published = 0
         self.unheard = 0  # envelopes no node received
+        self._connection: Any = None  # the connection the sender publishes on (its own)
 
     @staticmethod
     def channel(node: str) -> str:
@@ -90,7 +98,7 @@ class Bus:
         turn, self._turn = self._turn, {}
         for node, (envelopes, futures) in turn.items():
             body = envelopes[0] if len(envelopes) == 1 else {"op": "many", "items": envelopes}
-            self._outgoing.put_nowait((self.channel(node), json.dumps(body), futures))
+            self._outgoing.put_nowait((self.channel(node), _dumps(body), futures))
 
     async def ask(self, node: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to a node and wait for its ``reply``."""
@@ -108,21 +116,53 @@ class Bus:
     def reply(self, to: str, rid: str, body: dict[str, Any]) -> None:
         self.post(to, {"op": "reply", "rid": rid, "body": body})
 
+    async def _publish(self, batch: list[tuple[str, str, list[asyncio.Future[int]]]]) -> list[int]:
+        """PUBLISH each of ``batch`` in one write on this node's own connection, and read
+        the answers (how many received each) within one time limit: no pipeline object,
+        pool round trip or timer per message."""
+        connection = self._connection
+        if connection is None:
+            connection = self._connection = await self.redis.connection_pool.get_connection()
+        packed = connection.pack_commands(
+            [("PUBLISH", channel, text) for channel, text, _ in batch]
+        )
+        await connection.send_packed_command(packed, check_health=False)
+        counts: list[int] = []
+        async with asyncio.timeout(PUBLISH_TIMEOUT):
+            for _ in batch:
+                answer = await connection.read_response(timeout=math.inf)
+                if isinstance(answer, Exception):
+                    raise answer
+                counts.append(int(answer))
+        return counts
+
+    async def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.disconnect()
+            with contextlib.suppress(Exception):
+                await self.redis.connection_pool.release(connection)
+
     async def _send(self) -> None:
+        try:
+            await self._send_forever()
+        finally:
+            await asyncio.shield(self._drop_connection())
+
+    async def _send_forever(self) -> None:
         while True:
             batch = [await self._outgoing.get()]
             while not self._outgoing.empty() and len(batch) < 512:
                 batch.append(self._outgoing.get_nowait())
             while True:
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, text, _ in batch:
-                            pipe.publish(channel, text)
-                        counts = await pipe.execute()
+                    counts = await self._publish(batch)
                     break
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:  # Redis is down: the envelopes wait (bounded)
+                    await self._drop_connection()
                     log.warning("publishing failed (%s); retrying", error)
                     await asyncio.sleep(0.2)
                     if self._outgoing.qsize() > 100_000:  # pragma: no cover - long outage
@@ -149,8 +189,10 @@ class Bus:
                         self.on_reconnect()
                 first = False
                 while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None:
+                    # Blocking reads: no timer set and cancelled for every message (a read
+                    # with a timeout costs one); a lost connection ends the read with an error.
+                    message = await pubsub.get_message(timeout=None)
+                    if message is None:  # a subscription's confirmation
                         continue
                     await self._dispatch(message["data"])
             except asyncio.CancelledError:

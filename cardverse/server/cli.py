@@ -1,8 +1,12 @@
-"""``cardverse serve``: run the multiplayer server (uvicorn): one process on one SQLite file, or
-``--workers N`` processes (on this machine, sharing one listening socket) with
-``--database postgresql://...`` and ``--redis redis://...`` (see docs/deploy.md).
+"""The options of ``cardverse serve`` and running the server they describe (uvicorn): one
+process on one SQLite file, or ``--workers N`` processes (on this machine, sharing one listening
+socket) with ``--database postgresql://...`` and ``--redis redis://...`` (see docs/deploy.md).
 
-Registered with :func:`cardverse.cli.register_command` when this module is imported.
+Every default is read from :class:`~cardverse.server.tables.Settings` (and the HTTP server's
+from :class:`~cardverse.server.connections.ConnectionLimits`): a default is written once, there
+(tests/server/test_serve_defaults.py checks it). The command itself is registered by the
+top-level :mod:`cardverse.application`, which hands :func:`serve` the site's app factory: the
+server package does not know the web pages.
 """
 
 from __future__ import annotations
@@ -11,10 +15,16 @@ import argparse
 import gc
 import logging
 import socket
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..cli import register_command
+from .connections import ConnectionLimits
+from .tables import Settings
+
+DEFAULTS = Settings()  # every setting's default, read (never restated) below
+HTTP_DEFAULTS = ConnectionLimits()
 
 
 def _seconds_or_off(text: str) -> float | None:
@@ -83,41 +93,17 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
-    import os
+def _shown(value: float | None) -> str:
+    """A default as the help says it: ``off`` for None, else the number as it is written."""
+    return "off" if value is None else f"{value:g}"
 
-    database = args.database or os.environ.get("CARDVERSE_DATABASE") or None
-    redis_url = args.redis or os.environ.get("CARDVERSE_REDIS") or None
-    if database and not database.startswith(("postgresql://", "postgres://")):
-        print("cardverse serve: --database takes a postgresql:// address", file=err)
-        return 2
-    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
-        print("cardverse serve: --redis takes a redis:// address", file=err)
-        return 2
-    if (args.workers > 1 or redis_url) and not (database and redis_url):
-        print(
-            "cardverse serve: several processes need both --database postgresql://... and "
-            "--redis redis://... (the SQLite file is for one process)",
-            file=err,
-        )
-        return 2
-    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        import tempfile
 
-        # Every worker writes its metrics here, so any worker's /api/metrics tells them all.
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cardverse-metrics-")
-
-    import uvicorn
-
-    from .app import create_app
-    from .connections import ConnectionLimits, uvicorn_config
-    from .tables import Settings
-
-    logging.basicConfig(
-        level=getattr(logging, args.log_level.upper()),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    settings = Settings(
+def settings_from(args: argparse.Namespace, environ: dict[str, str]) -> Settings:
+    """The server's settings from the parsed options (and ``CARDVERSE_DATABASE``,
+    ``CARDVERSE_REDIS``, ``CARDVERSE_OPERATOR_TOKEN`` in ``environ``); what no option gives
+    keeps its :class:`Settings` default."""
+    settings = replace(
+        DEFAULTS,
         data_dir=Path(args.data_dir),
         turn_timer=args.turn_timer,
         grace=args.grace,
@@ -142,22 +128,67 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
         timeout_timer=args.timeout_timer,
         max_timeouts=args.max_timeouts,
         allowed_origins=tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip()),
-        operator_token=os.environ.get("CARDVERSE_OPERATOR_TOKEN") or None,
+        operator_token=environ.get("CARDVERSE_OPERATOR_TOKEN") or None,
         operator_addresses=tuple(
             a.strip() for a in args.operator_addresses.split(",") if a.strip()
         ),
         trusted_proxies=args.trusted_proxies,
-        database=database,
-        redis=redis_url,
+        database=args.database or environ.get("CARDVERSE_DATABASE") or None,
+        redis=args.redis or environ.get("CARDVERSE_REDIS") or None,
         lease_ttl=args.lease_ttl,
-        lease_renew=max(0.05, args.lease_ttl / 3),
-        orphan_scan=min(1.0, args.lease_ttl / 3),
     )
-    limits = ConnectionLimits(
+    if args.lease_ttl != DEFAULTS.lease_ttl:  # renewed every third of it, orphans looked for
+        settings.lease_renew = max(0.05, args.lease_ttl / 3)  # as often (at most each second)
+        settings.orphan_scan = min(1.0, args.lease_ttl / 3)
+    return settings
+
+
+def http_limits_from(args: argparse.Namespace) -> ConnectionLimits:
+    return replace(
+        HTTP_DEFAULTS,
         request_timeout=args.request_timeout,
         keep_alive=args.keep_alive,
         max_connections=args.max_connections,
     )
+
+
+def serve(
+    args: argparse.Namespace, app_factory: Callable[..., Any], out: TextIO, err: TextIO
+) -> int:
+    """Run the server the options describe; ``app_factory(settings=...)`` makes each process's
+    ASGI app (:func:`cardverse.application.create_app`: the server with the web pages)."""
+    import os
+
+    settings = settings_from(args, dict(os.environ))
+    database, redis_url = settings.database, settings.redis
+    if database and not database.startswith(("postgresql://", "postgres://")):
+        print("cardverse serve: --database takes a postgresql:// address", file=err)
+        return 2
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        print("cardverse serve: --redis takes a redis:// address", file=err)
+        return 2
+    if (args.workers > 1 or redis_url) and not (database and redis_url):
+        print(
+            "cardverse serve: several processes need both --database postgresql://... and "
+            "--redis redis://... (the SQLite file is for one process)",
+            file=err,
+        )
+        return 2
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        import tempfile
+
+        # Every worker writes its metrics here, so any worker's /api/metrics tells them all.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cardverse-metrics-")
+
+    import uvicorn
+
+    from .connections import uvicorn_config
+
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    limits = http_limits_from(args)
     # Bind first, so that --port 0 can say which port it got.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -177,7 +208,7 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
     out.flush()
 
     def run_one() -> None:
-        app = create_app(settings=settings)
+        app = app_factory(settings=settings)
         tune_garbage_collector()
         config = uvicorn_config(app, limits, log_level=args.log_level, access_log=args.access_log)
         uvicorn.Server(config).run(sockets=[sock])
@@ -190,169 +221,195 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
     return supervise(args.workers, run_one, err)
 
 
-def register(subparsers: Any) -> None:
-    serve = subparsers.add_parser(
-        "serve", help="run the multiplayer server (tables, WebSocket play, computer players)"
-    )
+def add_arguments(serve: argparse.ArgumentParser) -> None:
+    """The options of ``cardverse serve``, each defaulting to its :class:`Settings` field (or
+    the HTTP server's :class:`ConnectionLimits` field); the help says the default it read."""
+    d, h = DEFAULTS, HTTP_DEFAULTS
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
     serve.add_argument(
-        "--data-dir", default="./data", help="directory of the SQLite file (default ./data)"
+        "--data-dir",
+        default=str(d.data_dir),
+        help=f"directory of the SQLite file (default {d.data_dir})",
     )
     serve.add_argument(
         "--turn-timer",
         type=_seconds_or_off,
-        default=60.0,
-        help="a new table's turn timer in seconds, or off (default 60)",
+        default=d.turn_timer,
+        help=f"a new table's turn timer in seconds, or off (default {_shown(d.turn_timer)})",
     )
     serve.add_argument(
         "--grace",
         type=_seconds_or_off,
-        default=30.0,
-        help="seconds a person may be disconnected before a computer player stands in (or off)",
+        default=d.grace,
+        help="seconds a person may be disconnected before a computer player stands in (or "
+        f"off; default {_shown(d.grace)})",
     )
     serve.add_argument(
-        "--bot-delay", type=_seconds, default=0.8, help="computer players' pause before acting"
+        "--bot-delay",
+        type=_seconds,
+        default=d.bot_delay,
+        help=f"computer players' pause before acting ({_shown(d.bot_delay)})",
     )
     serve.add_argument(
-        "--round-pause", type=_seconds, default=3.0, help="pause between rounds (seconds)"
+        "--round-pause",
+        type=_seconds,
+        default=d.round_pause,
+        help=f"pause between rounds (seconds; {_shown(d.round_pause)})",
     )
     serve.add_argument(
         "--hard-time-limit",
         type=_seconds,
-        default=1.0,
-        help="the hard computer player's thinking time per move (seconds)",
+        default=d.hard_time_limit,
+        help="the hard computer player's thinking time per move (seconds; "
+        f"{_shown(d.hard_time_limit)})",
     )
     serve.add_argument(
         "--bot-processes",
         type=_processes,
-        default=None,
-        help="worker processes for hard computer players (0: threads; default auto: "
-        "one per core but one)",
+        default=d.bot_processes,
+        help="worker processes for hard computer players (0: threads; default "
+        + ("auto: one per core but one)" if d.bot_processes is None else f"{d.bot_processes})"),
     )
     serve.add_argument(
         "--sqlite-synchronous",
-        default="FULL",
+        default=d.sqlite_synchronous,
         choices=["NORMAL", "FULL"],
-        help="FULL (default): an acknowledged action survives a power cut; NORMAL only a "
-        "killed process",
+        help=f"{d.sqlite_synchronous} (default); FULL: an acknowledged action survives a power "
+        "cut; NORMAL only a killed process",
     )
+    commit = "group" if d.group_commit else "per-move"
     serve.add_argument(
         "--commit",
-        default="group",
+        default=commit,
         choices=["group", "per-move"],
-        help="group (default): one transaction per event-loop turn for all tables; per-move: "
-        "one per change",
+        help=f"{commit} (default); group: one transaction per event-loop turn for all tables; "
+        "per-move: one per change",
     )
     serve.add_argument(
         "--rate-limit",
         type=float,
-        default=20.0,
-        help="client messages a second per connection (default 20)",
+        default=d.rate_per_second,
+        help=f"client messages a second per connection (default {_shown(d.rate_per_second)})",
     )
     serve.add_argument(
-        "--burst", type=int, default=40, help="messages a connection may send at once (40)"
+        "--burst",
+        type=int,
+        default=d.burst,
+        help=f"messages a connection may send at once ({d.burst})",
     )
     limits = serve.add_argument_group("limits against abuse")
     limits.add_argument(
         "--outbox-bytes",
         type=_count,
-        default=1 << 20,
-        help="unread output a connection may hold before it is aborted (default 1 MiB)",
+        default=d.outbox_bytes,
+        help="unread output a connection may hold before it is aborted (default "
+        f"{d.outbox_bytes} bytes)",
     )
     limits.add_argument(
         "--send-timeout",
         type=_positive,
-        default=10.0,
-        help="seconds a connection may take to accept a message before it is aborted (10)",
+        default=d.send_timeout,
+        help="seconds a connection may take to accept a message before it is aborted "
+        f"({_shown(d.send_timeout)})",
     )
     limits.add_argument(
         "--ws-idle-timeout",
         type=_seconds_or_off,
-        default=300.0,
-        help="seconds without a message before a WebSocket is closed, or off (300)",
+        default=d.ws_idle_timeout,
+        help="seconds without a message before a WebSocket is closed, or off "
+        f"({_shown(d.ws_idle_timeout)})",
     )
     limits.add_argument(
         "--request-timeout",
         type=_positive,
-        default=10.0,
-        help="seconds a client has to send a whole HTTP request (10)",
+        default=h.request_timeout,
+        help=f"seconds a client has to send a whole HTTP request ({_shown(h.request_timeout)})",
     )
     limits.add_argument(
-        "--keep-alive", type=_positive, default=5.0, help="idle keep-alive seconds (5)"
+        "--keep-alive",
+        type=_positive,
+        default=h.keep_alive,
+        help=f"idle keep-alive seconds ({_shown(h.keep_alive)})",
     )
     limits.add_argument(
         "--max-connections",
         type=_count,
-        default=4000,
-        help="open connections; more are answered 503 (4000)",
+        default=h.max_connections,
+        help=f"open connections; more are answered 503 ({h.max_connections})",
     )
     limits.add_argument(
         "--max-connections-per-address",
         type=_count,
-        default=32,
-        help="WebSocket connections from one address (32)",
+        default=d.max_connections_per_address,
+        help=f"WebSocket connections from one address ({d.max_connections_per_address})",
     )
     limits.add_argument(
         "--max-watchers",
         type=_count,
-        default=100,
-        help="connections watching one table without a seat (100)",
+        default=d.max_watchers,
+        help=f"connections watching one table without a seat ({d.max_watchers})",
     )
     limits.add_argument(
         "--create-per-minute",
         type=_positive,
-        default=6.0,
-        help="tables one address may create a minute (6) ...",
+        default=d.create_rate * 60,
+        help=f"tables one address may create a minute ({_shown(d.create_rate * 60)}) ...",
     )
     limits.add_argument(
-        "--create-burst", type=_count, default=10, help="... with bursts of this many (10)"
+        "--create-burst",
+        type=_count,
+        default=d.create_burst,
+        help=f"... with bursts of this many ({d.create_burst})",
     )
     limits.add_argument(
         "--max-tables",
         type=_count,
-        default=20_000,
-        help="tables in memory; creating more is refused (20000)",
+        default=d.max_tables,
+        help=f"tables in memory; creating more is refused ({d.max_tables})",
     )
     limits.add_argument(
         "--idle-unload",
         type=_seconds_or_off,
-        default=600.0,
-        help="seconds before a table nobody is connected to leaves memory, or off (600)",
+        default=d.idle_unload,
+        help="seconds before a table nobody is connected to leaves memory, or off "
+        f"({_shown(d.idle_unload)})",
     )
     limits.add_argument(
         "--lobby-expiry",
         type=_seconds_or_off,
-        default=86_400.0,
-        help="seconds before a lobby nobody is connected to expires, or off (86400)",
+        default=d.lobby_expiry,
+        help="seconds before a lobby nobody is connected to expires, or off "
+        f"({_shown(d.lobby_expiry)})",
     )
     limits.add_argument(
         "--timeout-timer",
         type=_positive,
-        default=10.0,
-        help="turn timer of a person who timed out this round (10)",
+        default=d.timeout_timer,
+        help=f"turn timer of a person who timed out this round ({_shown(d.timeout_timer)})",
     )
     limits.add_argument(
         "--max-timeouts",
         type=_count,
-        default=3,
-        help="time-outs in a round before the computer keeps the seat for the round (3)",
+        default=d.max_timeouts,
+        help="time-outs in a round before the computer keeps the seat for the round "
+        f"({d.max_timeouts})",
     )
     limits.add_argument(
         "--allowed-origins",
-        default="",
+        default=",".join(d.allowed_origins),
         help="comma-separated origins (scheme://host:port) allowed besides the site itself",
     )
     limits.add_argument(
         "--operator-addresses",
-        default="",
+        default=",".join(d.operator_addresses),
         help="comma-separated client addresses that may read /api/operator (also: "
         "CARDVERSE_OPERATOR_TOKEN as a bearer token)",
     )
     limits.add_argument(
         "--trusted-proxies",
         type=_proxies,
-        default=(),
+        default=d.trusted_proxies,
         help="comma-separated addresses or networks of your load balancers (10.0.0.5, "
         "10.0.0.0/8): from them the client's address is read from X-Forwarded-For (the "
         "right-most hop that is not one of them); default none: the header is ignored, even "
@@ -361,13 +418,13 @@ def register(subparsers: Any) -> None:
     cluster = serve.add_argument_group("several processes (see docs/deploy.md)")
     cluster.add_argument(
         "--database",
-        default=None,
+        default=d.database,
         help="postgresql://user@host:port/db: the event log in PostgreSQL (also "
         "CARDVERSE_DATABASE; default: the SQLite file in --data-dir)",
     )
     cluster.add_argument(
         "--redis",
-        default=None,
+        default=d.redis,
         help="redis://host:port/0: table leases and messages between processes (also "
         "CARDVERSE_REDIS); needs --database",
     )
@@ -380,13 +437,9 @@ def register(subparsers: Any) -> None:
     cluster.add_argument(
         "--lease-ttl",
         type=_positive,
-        default=10.0,
+        default=d.lease_ttl,
         help="seconds a table's lease outlives a stalled owner (renewed every third of it; "
-        "10); a dead owner is noticed at once",
+        f"{_shown(d.lease_ttl)}); a dead owner is noticed at once",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
-    serve.set_defaults(handler=cmd_serve)
-
-
-register_command(register)

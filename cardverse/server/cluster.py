@@ -36,19 +36,22 @@ from redis.exceptions import RedisError
 from . import metrics
 from . import protocol as P
 from .bus import Bus
+from .eventlog import HeldMessages, StoreError
 from .failures import internal_error, log_failure
 from .ownership import Leases
 from .protocol import ProtocolError, parse_client_message
-from .store import HeldMessages, StoreError
+from .table.locator import CLOSE_MOVED
+from .table.state import new_table_id
 from .viewfilter import named_cards, render
 from .wire import Synced
 
 if TYPE_CHECKING:
-    from .tables import Table, TableService
+    from .table.locator import Tables
+    from .table.room import Room as Table
 
 log = logging.getLogger("cardverse.server.cluster")
 
-CLOSE_MOVED = 1012  # "service restart": the table moved to another process; reconnect
+__all__ = ["CLOSE_MOVED", "CLOSE_TRY_AGAIN", "Cluster", "ProxyConn"]
 CLOSE_TRY_AGAIN = 1013  # "try again later"
 WATCH_PREFIX = "cardverse:watch:"
 REDIS_CONNECTIONS = 100  # connections to Redis a process may open at most
@@ -61,7 +64,7 @@ def redis_down() -> ProtocolError:
 
 
 class ProxyConn:
-    """On the owner: a connection that another node holds (see :class:`tables.Conn`).
+    """On the owner: a connection that another node holds (see :class:`table.state.Conn`).
 
     Frames wait for the store's commit like a socket's (nothing is told before it is durable),
     then go out once per loop turn, batched, to that node only."""
@@ -102,7 +105,7 @@ class ProxyConn:
 class Link:
     """On an edge node: a socket of ours whose table another node owns."""
 
-    conn: Any  # app.WsConnection
+    conn: Any  # sockets.WsConnection
     table_id: str
     owner: str
 
@@ -134,7 +137,7 @@ class GoneNodes:
 class Cluster:
     """This process's part in a cluster: its leases, its bus, its proxies and links."""
 
-    def __init__(self, service: TableService, redis_url: str) -> None:
+    def __init__(self, service: Tables, redis_url: str) -> None:
         import redis.asyncio as aioredis
 
         settings = service.settings
@@ -158,8 +161,6 @@ class Cluster:
         self.links: dict[str, Link] = {}
         self.gone = GoneNodes()  # nodes known to be gone (nobody on their channel)
         self._tasks: list[asyncio.Task[None]] = []
-        self._last_scan = 0.0
-        self._silent: set[str] = set()  # nodes with nobody on their channel at the last scan
         self.ready = False  # the bus is subscribed and Redis answers
         # frames for other nodes' sockets, sent once a loop turn: one envelope per node
         self._outbox: dict[str, list[tuple[ProxyConn, str | tuple[int, str]]]] = {}
@@ -168,7 +169,7 @@ class Cluster:
 
     def start(self) -> None:
         self.bus.start()
-        self._tasks.append(asyncio.get_running_loop().create_task(self._upkeep()))
+        self._tasks.append(asyncio.get_running_loop().create_task(Upkeep(self).run()))
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -188,8 +189,6 @@ class Cluster:
     async def create(self, name: str | None, rules: Any, turn_timer: Any) -> tuple[Table, str]:
         """A new table owned by this process from the start (``try_again`` while Redis is
         down)."""
-        from .tables import new_table_id
-
         await self._subscribed()
         for _ in range(5):
             table_id = new_table_id()
@@ -276,12 +275,10 @@ class Cluster:
 
     def load(self, table_id: str) -> Table:
         """Claim the table (its next fencing number) and restore it from the log."""
-        from .tables import Table
-
         service = self.service
         try:
             fence = service.store.claim(table_id)
-            table = Table.restore(service, table_id, service.store.events(table_id))
+            table = service.restore(table_id)
         except BaseException:
             asyncio.get_running_loop().create_task(self._release(table_id))
             raise
@@ -508,9 +505,19 @@ class Cluster:
         else:
             self.bus.reply(node, rid, {"status": 400})
 
-    # -- upkeep: renew, watch the owners of linked tables, adopt orphans --------------------------
 
-    async def _upkeep(self) -> None:
+class Upkeep:
+    """A cluster's rounds: renew its leases, watch the owners of linked tables, adopt orphans."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.service = cluster.service
+        self.leases = cluster.leases
+        self._last_scan = 0.0
+        self._silent: set[str] = set()  # nodes with nobody on their channel at the last scan
+
+    async def run(self) -> None:
+        cluster = self.cluster
         settings = self.service.settings
         tick = min(settings.lease_renew, settings.orphan_scan, 1.0)
         last_renew = 0.0
@@ -525,13 +532,13 @@ class Cluster:
                 if now - self._last_scan >= settings.orphan_scan - tick / 2:
                     self._last_scan = now
                     await self._adopt_orphans()
-                self.ready = self.bus.connected.is_set()
+                cluster.ready = cluster.bus.connected.is_set()
             except asyncio.CancelledError:
                 raise
             except StoreError as error:
                 log.warning("cluster upkeep: the store failed (%s)", error)
             except Exception as error:
-                self.ready = False
+                cluster.ready = False
                 log.warning("cluster upkeep failed (%s); next time", error)
 
     async def _renew(self) -> None:
@@ -541,16 +548,16 @@ class Cluster:
             self.service.lose(table_id, release=False)
 
     async def _watch_links(self) -> None:
-        tables = sorted({link.table_id for link in self.links.values()})
+        tables = sorted({link.table_id for link in self.cluster.links.values()})
         owners = dict(zip(tables, await self.leases.owners(tables), strict=True))
         moved = {  # links made while Redis answered are left for the next round
             link.table_id
-            for link in self.links.values()
+            for link in self.cluster.links.values()
             if link.table_id in owners
-            and (owners[link.table_id] != link.owner or link.owner in self.gone)
+            and (owners[link.table_id] != link.owner or link.owner in self.cluster.gone)
         }
         if moved:
-            self._close_links(moved, "the table moved to another server: reconnect")
+            self.cluster._close_links(moved, "the table moved to another server: reconnect")
 
     async def _adopt_orphans(self) -> None:
         service = self.service
@@ -559,20 +566,21 @@ class Cluster:
             return
         random.shuffle(live)
         owners = await self.leases.owners(live)
-        others = sorted({o for o in owners if o is not None and o != self.node} - set(self.gone))
+        gone, node = self.cluster.gone, self.cluster.node
+        others = sorted({o for o in owners if o is not None and o != node} - set(gone))
         if others:  # a node with nobody on its channel is gone: no need to wait for its leases
-            counts = await self.redis.pubsub_numsub(*[Bus.channel(o) for o in others])
-            silent = {node for node, (_, count) in zip(others, counts, strict=True) if not count}
-            for node in silent & self._silent:  # seen so twice in a row (not a reconnection)
-                self.gone.add(node)
+            counts = await self.cluster.redis.pubsub_numsub(*[Bus.channel(o) for o in others])
+            silent = {o for o, (_, count) in zip(others, counts, strict=True) if not count}
+            for quiet in silent & self._silent:  # seen so twice in a row (not a reconnection)
+                gone.add(quiet)
             self._silent = silent
         for table_id, owner in zip(live, owners, strict=True):
-            if owner is not None and owner not in self.gone:
+            if owner is not None and owner not in gone:
                 continue
             if owner is not None:
                 await self.leases.release(table_id, holder=owner)
             if table_id not in service.tables and await self.leases.acquire(table_id):
                 try:
-                    self.load(table_id)
+                    self.cluster.load(table_id)
                 except Exception:
                     log.exception("could not take over table %s", table_id)

@@ -9,7 +9,7 @@ writes its figures to ``PROMETHEUS_MULTIPROC_DIR`` and any worker's endpoint ans
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -20,8 +20,15 @@ from prometheus_client import (
     generate_latest,
 )
 
-if TYPE_CHECKING:
-    from .tables import TableService
+
+class Figures(Protocol):
+    """What the metrics read of the table service (cardverse.server.table.service)."""
+
+    store: Any
+    store_errors_seen: int
+
+    def counts(self) -> dict[str, Any]: ...
+
 
 ACTIONS = Counter("cardverse_actions_total", "client messages handled by tables, by type", ["type"])
 ACTION_SECONDS = Histogram(
@@ -60,7 +67,7 @@ def observe_action(kind: str, seconds: float) -> None:
     ACTION_SECONDS.observe(seconds)
 
 
-def refresh(service: TableService) -> None:
+def refresh(service: Figures) -> None:
     """Set the gauges from the service's figures (at scrape time)."""
     counts = service.counts()
     for phase, number in counts["phases"].items():
@@ -73,7 +80,7 @@ def refresh(service: TableService) -> None:
         service.store_errors_seen = errors
 
 
-def render_metrics(service: TableService) -> tuple[bytes, str]:
+def render_metrics(service: Figures) -> tuple[bytes, str]:
     """The exposition text (all workers' figures under --workers) and its content type."""
     refresh(service)
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

@@ -5,7 +5,7 @@ A lease is the key ``cardverse:lease:<table id>`` holding the owner's node id, s
 ``NX`` and a time to live (``lease_ttl``); the owner renews all its leases every
 ``lease_renew`` seconds in one script. A lease that expires (its owner died, or was paused longer
 than the time to live) can be taken by any other process, which first *claims* the table in the
-store (:meth:`cardverse.server.store.EventStore.claim`: the table's next fencing number) and only
+store (:meth:`cardverse.server.eventlog.EventStore.claim`: the table's next fencing number) and only
 then restores it from the log. The fencing number, not the lease, is what keeps the log safe:
 an old owner that wakes up after losing its lease has a lower number, and the store refuses its
 writes.

@@ -3,7 +3,7 @@ processes on several machines (``cardverse serve --database postgresql://...``).
 
 Two connections per process (psycopg 3). The **writer** connection belongs to a thread of its
 own: a loop turn's writes are gathered into a *batch* (group commit, see
-:class:`cardverse.server.store.EventStore`), and at the end of the turn the batch goes to the
+:class:`cardverse.server.eventlog.EventStore`), and at the end of the turn the batch goes to the
 writer thread, which sends it in one transaction while the event loop goes on serving. While a
 batch is being written, the next one gathers the writes of the following turns and is sent as
 soon as the first is durable (one batch in flight at a time, so batches commit in order). What
@@ -19,7 +19,7 @@ new number and is refused): a refused batch is rolled back whole and its tables 
 (:attr:`EventStore.on_lost`; their people reconnect and the log reloads them).
 
 When the database cannot be reached, writes and reads raise
-:class:`~cardverse.server.store.StoreUnavailable` at once (a reconnection is tried at most every
+:class:`~cardverse.server.eventlog.StoreUnavailable` at once (a reconnection is tried at most every
 ``retry_interval`` seconds): the server refuses the action with a "try again" error. Before a
 turn's first write the reader connection's socket is looked at (no round trip): a server that
 shut down has said so there, and the action is refused before anything changes.
@@ -41,7 +41,7 @@ from typing import Any
 
 import psycopg
 
-from .store import EventStore, FencedOut, StoreError, StoreUnavailable
+from .eventlog import EventStore, FencedOut, StoreError, StoreUnavailable
 
 log = logging.getLogger("cardverse.server.pgstore")
 

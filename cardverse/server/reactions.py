@@ -1,6 +1,6 @@
 """Quick reactions: a small fixed set (no free text, nothing to moderate), told to everyone.
 
-A mixin of :class:`cardverse.server.tables.Table`. What it owns:
+A part handed to the table's room (:class:`Reactions`). What it owns:
 
 - :data:`REACTIONS`: the keys a ``react`` message may name; each client shows its own words for
   them, translated (cardverse.web.messages).
@@ -16,12 +16,10 @@ A mixin of :class:`cardverse.server.tables.Table`. What it owns:
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from .protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from .tables import Conn, Seat
 
 REACTIONS = ("thumbs_up", "wow", "phew", "clap", "well_played", "hurry_up", "good_game")
 REACTION_BURST = 3
@@ -29,26 +27,20 @@ REACTION_EVERY = 4.0  # seconds per reaction once the burst is spent
 
 
 class Reactions:
-    """The ``react`` message, its limit per seat, and telling everyone."""
+    """The ``react`` message of one table, its limit per seat, and telling everyone."""
 
-    if TYPE_CHECKING:  # what the table (cardverse.server.tables.Table) provides
-        seats: list[Seat]
+    __slots__ = ("_budget", "send_public")
 
-        def _send_public(self, message: dict[str, Any]) -> None: ...
+    def __init__(self, send_public: Callable[[dict[str, Any]], None]) -> None:
+        self.send_public = send_public
+        self._budget: dict[int, tuple[float, float]] = {}  # seat -> (tokens, when); seats only
 
-    def _reaction_budget(self) -> dict[int, tuple[float, float]]:
-        budget: dict[int, tuple[float, float]] | None = getattr(self, "_reaction_tokens", None)
-        if budget is None:
-            budget = {}
-            self._reaction_tokens = budget
-        return budget
-
-    def _react(self, conn: Conn, index: int | None, reaction: str) -> None:
+    def react(self, index: int | None, reaction: str) -> None:
         if index is None:
             raise ProtocolError(
                 "watchers_cannot_react", "only the people seated at the table may react"
             )
-        budget = self._reaction_budget()
+        budget = self._budget
         now = time.monotonic()
         tokens, last = budget.get(index, (float(REACTION_BURST), now))
         tokens = min(float(REACTION_BURST), tokens + (now - last) / REACTION_EVERY)
@@ -62,4 +54,4 @@ class Reactions:
                 retry_after=wait,
             )
         budget[index] = (tokens - 1.0, now)
-        self._send_public({"type": "reaction", "seat": index, "reaction": reaction})
+        self.send_public({"type": "reaction", "seat": index, "reaction": reaction})

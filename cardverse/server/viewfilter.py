@@ -33,8 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import Game
 from ..engine.cards import card_name
@@ -94,16 +93,15 @@ def visible_cards(game: Game | None, seat: int | None, played: int | None = None
     return mask
 
 
-@dataclass(frozen=True, slots=True)
-class Shared:
-    """JSON object members (no braces) that every seat may receive; made by :func:`share`."""
+class Shared(NamedTuple):
+    """JSON object members (no braces) that every seat may receive; made by :func:`share`.
+    (Named tuples: made several times per change, cheaper than frozen dataclasses.)"""
 
     text: str
     ok: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """A view in two parts: ``own`` (JSON object members for one seat) and the shared part."""
 
     own: str

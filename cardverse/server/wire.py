@@ -10,6 +10,13 @@ serialisations instead of a full view per seat. The shared part is checked once 
 seat sees); each seat's own part is checked by :func:`cardverse.server.viewfilter.render`.
 A test compares the result with the engine's ``PlayerView.to_json()`` over many random games.
 
+The fields, their order and their encoding are the engine's (:data:`cardverse.engine.views.
+VIEW_FIELDS`): the public fields come from ``PublicView.to_json`` except those the engine marks
+``kept_as_text`` (rules, trick, history), whose text is kept here as the round goes; each of the
+seat's own fields has a text maker below, checked at import against the engine's list (the
+hand and the legal moves from cached texts, the rarer exchange and seven passes through the
+engine's own encoders).
+
 Between full views, a change is told as what changed (:meth:`WireViews.public_change` and
 :meth:`WireViews.own_change`, the ``change`` message of docs/protocol.md): the public fields
 whose value changed since the last change told, the history entries added, and the seat's own
@@ -21,12 +28,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import PASS, Game, Rules, from_move
 from ..engine.cards import card_name, cards_of
 from ..engine.plays import CARDS_MASK, GIVE, hidden_give
-from ..engine.views import public_view, seat_view
+from ..engine.views import PUBLIC_FIELDS, SEAT_FIELDS, public_view, seat_view
+from ..engine.views import SeatView as EngineSeatView
 from .viewfilter import SeatView, Shared, share
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -48,8 +56,11 @@ def move_text(move: int, seat: int | None) -> str:
     return text
 
 
+_QUOTED_NAMES: tuple[str, ...] = tuple(f'"{card_name(card)}"' for card in range(54))
+
+
 def _names_text(mask: int) -> str:
-    return "[" + ",".join(f'"{card_name(c)}"' for c in cards_of(mask)) + "]"
+    return "[" + ",".join([_QUOTED_NAMES[card] for card in cards_of(mask)]) + "]"
 
 
 @dataclass(slots=True)
@@ -66,8 +77,7 @@ class Synced:
     made_from: dict[str, tuple[object, int]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class PublicChange:
+class PublicChange(NamedTuple):
     """The public part of one change: ``view`` holds the view members that changed (checked
     once by the filter), ``score`` the score sheet's text when it changed (else None), and
     ``base`` the change it follows (None: no connection can hold the state before it)."""
@@ -202,14 +212,8 @@ class WireViews:
         return PublicChange(base, share(",".join(members), game, played), score_text)
 
     def own_fields(self, game: Game, seat: int) -> dict[str, str]:
-        """The text of each of seat ``seat``'s own view fields."""
-        return {
-            "seat": str(seat),
-            "hand": _names_text(game.hand(seat)),
-            "exchange": _exchange_text(game, seat),
-            "gives": _gives_text(game, seat),
-            "legal_moves": _legal_text(game, seat),
-        }
+        """The text of each of seat ``seat``'s own view fields (the engine's, in its order)."""
+        return {name: make(game, seat) for name, make in _OWN_TEXT.items()}
 
     def own_change(self, game: Game, seat: int, synced: Synced) -> str:
         """Seat ``seat``'s own view members that differ from what ``synced`` holds (which then
@@ -251,33 +255,57 @@ class WireViews:
         return SeatView(own, shared)
 
 
+def _engine_field(name: str) -> Callable[[EngineSeatView], Any]:
+    for own in SEAT_FIELDS:
+        if own.name == name:
+            return own.encode
+    raise LookupError(f"the engine's view has no own field {name!r}")
+
+
+_EXCHANGE_JSON = _engine_field("exchange")
+_GIVES_JSON = _engine_field("gives")
+
+
+def _seat_text(game: Game, seat: int) -> str:
+    return str(seat)
+
+
+def _hand_text(game: Game, seat: int) -> str:
+    return _names_text(game.hand(seat))
+
+
 def _exchange_text(game: Game, seat: int) -> str:
     """The cards that passed between ``seat`` and its exchange partner this round."""
     if not game.exchange_log:
         return "[]"
-    exchange: list[dict[str, Any]] = []
-    automatic = len(game.pairs)
-    for index, (giver, receiver, cards) in enumerate(game.exchange_log):
-        if seat in (giver, receiver):
-            exchange.append(
-                {
-                    "giver": giver,
-                    "receiver": receiver,
-                    "cards": [card_name(c) for c in cards_of(cards)],
-                    "automatic": index < automatic,
-                }
-            )
-    return _dumps(exchange) if exchange else "[]"
+    return _dumps(_EXCHANGE_JSON(seat_view(game, seat)))
 
 
 def _gives_text(game: Game, seat: int) -> str:
     """The seven passes ``seat`` made or received this round, with their cards (R36)."""
     if game.round is None or not game.round.give_receivers:
         return "[]"
-    return _dumps(seat_view(game, seat).to_json()["gives"])
+    return _dumps(_GIVES_JSON(seat_view(game, seat)))
 
 
 def _legal_text(game: Game, seat: int) -> str:
+    """``from_move(m).to_json(with_seat=False)`` of each legal move, from the cached texts."""
     if game.turn != seat:
         return "[]"
     return "[" + ",".join(move_text(m, None) for m in game.legal_moves()) + "]"
+
+
+# The text of each of a seat's own fields: exactly the engine's SEAT_FIELDS, in their order.
+_OWN_TEXT: dict[str, Callable[[Game, int], str]] = {
+    "seat": _seat_text,
+    "hand": _hand_text,
+    "exchange": _exchange_text,
+    "gives": _gives_text,
+    "legal_moves": _legal_text,
+}
+if list(_OWN_TEXT) != [f.name for f in SEAT_FIELDS]:  # pragma: no cover - a drift
+    raise ImportError("wire.py does not make the engine's own view fields: update _OWN_TEXT")
+# The public fields this module keeps as text (the rest come from PublicView.to_json).
+_KEPT_AS_TEXT = ("history", "trick", "rules")
+if sorted(_KEPT_AS_TEXT) != sorted(f.name for f in PUBLIC_FIELDS if f.kept_as_text):
+    raise ImportError("wire.py does not keep the engine's kept_as_text fields")  # pragma: no cover

@@ -1,6 +1,6 @@
 """Invites on the page: the QR code of a table's share link, drawn on the server as SVG.
 
-The short table code itself is the server's (:mod:`cardverse.server.invites`); the table page
+The short table code itself is the server's (:mod:`cardverse.tabletalk.invites`); the table page
 shows it with the link, the QR code (``/t/{table_id}/qr.svg``, made with ``segno``), the copy
 button and, where the browser has one, the system share sheet (Web Share API).
 """

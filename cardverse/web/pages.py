@@ -25,8 +25,9 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import OPTION_NAMES, PRESETS, OptionsError
-from ..server.invites import invite_code_for, read_code, show_code
-from ..server.protocol import ProtocolError
+from ..guards import BodyTooLarge, read_body
+from ..tabletalk.finder import TableFinder
+from ..tabletalk.invites import TooManyLookups, invite_code_for, read_code, show_code
 from .cards import card_svg
 from .i18n import LANG_COOKIE, LANG_PARAM, LANGUAGES, N_, negotiate, supported, translator
 from .invites import qr_svg
@@ -51,7 +52,6 @@ from .replay import (
 )
 from .replay import LIMITS as REPLAY_LIMITS
 from .rulesheet import hints_from_query, rules_from_query, rules_sheet_context
-from .security import BodyTooLarge, read_body
 from .site import STATIC_DIR, VARIANTS, environment, other_options
 from .strength import strength_context
 from .table import card_templates, refusal_for, table_config
@@ -142,13 +142,13 @@ def _join_refused(request: Request, error: str, status: int, **headers: str) -> 
 async def join(request: Request) -> Response:
     """The home page's join form: a share link, a table id, or a short invite code."""
     text = request.query_params.get("code", "")
-    service = getattr(request.app.state, "service", None)
-    if read_code(text) is not None and service is not None:
+    tables = _tables(request)
+    if read_code(text) is not None and tables is not None:
         address = request.client.host if request.client is not None else "unknown"
         try:
-            table = service.find_by_code(text, address)
-        except ProtocolError as error:
-            retry = str(error.params.get("retry_after", 60))
+            table = tables.find_by_code(text, address)
+        except TooManyLookups as error:
+            retry = str(error.retry_after)
             return _join_refused(request, "too_many", 429, **{"Retry-After": retry})
         if table is None:
             return _join_refused(request, "no_code", 404)
@@ -356,19 +356,25 @@ async def refusal(request: Request) -> Response:
     return JSONResponse(answer, status_code=400 if "error" in answer else 200)
 
 
+def _tables(request: Request) -> TableFinder | None:
+    """The tables this site may look up (``app.state.tables``, given by cardverse.application),
+    or None for a site without tables."""
+    return getattr(request.app.state, "tables", None)
+
+
 def _table_exists(request: Request, table_id: str) -> bool | None:
-    """Whether the server knows the table (None when this app has no table service)."""
-    service = getattr(request.app.state, "service", None)
-    if service is None:
+    """Whether the server knows the table (None when this app has no tables)."""
+    tables = _tables(request)
+    if tables is None:
         return None
-    return service.get(table_id) is not None
+    return tables.get(table_id) is not None
 
 
 def _watched_exists(request: Request, watch_id: str) -> bool | None:
-    service = getattr(request.app.state, "service", None)
-    if service is None:
+    tables = _tables(request)
+    if tables is None:
         return None
-    return service.get_watched(watch_id) is not None
+    return tables.get_watched(watch_id) is not None
 
 
 async def table_page(request: Request) -> Response:
@@ -409,10 +415,10 @@ async def replay_page(request: Request) -> Response:
         exists = _watched_exists if watch_id is not None else _table_exists
         if not TABLE_ID.match(key) or exists(request, key) is False:
             return render(request, "table_missing.html", {}, status=404)
-        service = getattr(request.app.state, "service", None)
+        tables = _tables(request)
         table = None
-        if service is not None:
-            table = service.get_watched(key) if watch_id is not None else service.get(key)
+        if tables is not None:
+            table = tables.get_watched(key) if watch_id is not None else tables.get(key)
         finished = len(table.records) if table is not None else 0
         state = "ready" if game is not None and 1 <= game <= finished else "not_finished"
     t = translator(request_language(request))
@@ -514,6 +520,14 @@ def error_page(request: Request, status: int, headers: dict[str, str] | None = N
     return render(request, "error.html", context, status=status, headers=headers)
 
 
+def outage_page(request: Request, status: int, headers: dict[str, str]) -> Response | None:
+    """The error page a person gets when the database or Redis is down (None for the
+    addresses that answer machines: they get the server's JSON answer)."""
+    if request.url.path.startswith(MACHINE_PREFIXES):
+        return None
+    return error_page(request, status, headers)
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     """An HTTP error (unknown address, wrong method …): a page for people; machines as before."""
     assert isinstance(exc, HTTPException)
@@ -543,8 +557,8 @@ def error_handlers() -> dict[Any, Any]:
 def web_routes() -> list[BaseRoute]:
     """Every page of the web client, plus its static files under /static.
 
-    ``/t/{table_id}`` is the table page; the server's API, WebSocket and table service are the
-    server's (cardverse.server), which includes these routes in its app.
+    ``/t/{table_id}`` is the table page; the API, the WebSocket and the tables are the server's
+    (cardverse.server), whose app the top-level cardverse.application hands these routes.
     """
     return [
         Route("/", home, name="web_home"),

@@ -21,8 +21,8 @@ from typing import Any
 
 from ..engine import Action, Game, Phase, from_move, mask_names, order_reversed, to_move
 from ..notation import IllegalRecordAction, NotationError, replay_record
-from ..server.narrate import protocol_events
-from ..server.story import final_titles, score_sheet
+from ..tabletalk.narrate import protocol_events
+from ..tabletalk.story import final_titles, score_sheet
 from .i18n import N_, Translator
 from .messages import refusal_text
 

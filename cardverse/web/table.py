@@ -25,7 +25,7 @@ from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import PRESETS, SPECS
 from ..engine.parts.base import BOOL, CHOICE
 from ..notation import NotationError, read_position
-from ..server.heartbeat import client_settings
+from ..tabletalk.heartbeat import client_settings
 from .cards import card_svg
 from .i18n import Translator
 from .messages import (

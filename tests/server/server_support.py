@@ -23,9 +23,9 @@ import httpx
 import uvicorn
 import websockets
 
-from cardverse.server.app import create_app
+from cardverse.application import create_app
 from cardverse.server.connections import ConnectionLimits, uvicorn_config
-from cardverse.server.protocol import SERVER_MESSAGE
+from cardverse.server.sent import SERVER_MESSAGE
 from cardverse.server.tables import Settings
 
 FAST = {

@@ -484,8 +484,8 @@ def test_an_invite_code_made_on_one_process_is_found_on_another_that_holds_no_co
     over."""
     from server_support import ServerThread
 
-    from cardverse.server.invites import invite_code_for, show_code
     from cardverse.server.spectators import watch_id_for
+    from cardverse.tabletalk.invites import invite_code_for, show_code
 
     settings = {"database": pg_dsn, "redis": redis_server.url}
     with (

@@ -23,10 +23,10 @@ from redteam_support import (
 )
 from server_support import Client, ServerThread, connect_seated, create_table, run
 
-from cardverse.server import tables as tables_module
 from cardverse.server.connections import ConnectionLimits
 from cardverse.server.protocol import CLOSE_IDLE, CLOSE_TOO_MANY, parse_client_message
 from cardverse.server.store import Store
+from cardverse.server.table import outbox as tables_module
 from cardverse.server.tables import Settings, Table, TableService
 
 

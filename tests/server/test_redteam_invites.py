@@ -11,7 +11,7 @@ import pytest
 from redteam_support import under_probe
 from server_support import ServerThread, create_table, run
 
-from cardverse.server.invites import invite_code_for, show_code
+from cardverse.tabletalk.invites import invite_code_for, show_code
 
 
 def _client(address: str) -> httpx.Client:

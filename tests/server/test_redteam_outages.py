@@ -20,8 +20,8 @@ import websockets
 from cluster_support import Cluster
 from server_support import ServerThread, create_table, run
 
-from cardverse.server.invites import invite_code_for
 from cardverse.server.spectators import watch_id_for
+from cardverse.tabletalk.invites import invite_code_for
 
 
 @pytest.fixture

@@ -21,7 +21,8 @@ import pytest
 from server_support import apply_change
 
 from cardverse.engine import player_view
-from cardverse.server.protocol import SERVER_MESSAGE, parse_client_message
+from cardverse.server.protocol import parse_client_message
+from cardverse.server.sent import SERVER_MESSAGE
 from cardverse.server.tables import Settings, Table, TableService
 from cardverse.server.viewfilter import STATS
 
@@ -118,12 +119,12 @@ def test_R26_changes_applied_make_the_engines_view(tmp_path: Path, options: dict
             game = table.game
             assert game is not None
             if game.phase.value == "round_over":
-                table._next_round(table.v)
+                table.clock.next_round(table.v)
                 continue
             for conn in conns:
                 assert conn.state is not None and conn.state["v"] == table.v
                 assert conn.state["view"] == player_view(game, conn.seat).to_json()
-            expected = json.loads(table._full_state_text(KeepingConn(), []))
+            expected = json.loads(table.outbox.full_state_text(KeepingConn(), []))
             assert watcher.state is not None
             assert watcher.state["view"] == expected["view"]
             assert watcher.state["score"] == expected["score"]
@@ -176,7 +177,7 @@ def test_a_connection_out_of_step_gets_the_full_state(tmp_path: Path) -> None:
             _send(table, host, {"type": kind, "seq": 4, **move})
             assert host.frames[-1]["type"] == "state" and host.frames[-1]["ack"] == 4
         else:
-            table._broadcast_state([])
+            table.outbox.broadcast_state([])
             assert host.frames[-1]["type"] == "state"
         assert host.frames[-1]["log"] is not None
         assert host.state["view"] == player_view(game, 0).to_json()  # type: ignore[index]
@@ -189,7 +190,7 @@ def test_a_connection_out_of_step_gets_the_full_state(tmp_path: Path) -> None:
 def test_R26_a_withheld_change_is_followed_by_full_states(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardverse.server.tables as tables
+    import cardverse.server.table.outbox as tables
     from cardverse.server.viewfilter import Shared
 
     async def body() -> None:
@@ -198,12 +199,12 @@ def test_R26_a_withheld_change_is_followed_by_full_states(
         real_share = tables.share
         # The filter finds something wrong with a change's shared part: nobody gets it ...
         monkeypatch.setattr(tables, "share", lambda text, *a, **k: Shared(text, False))
-        table._broadcast_state([])
+        table.outbox.broadcast_state([])
         withheld = host.frames[-1]
         assert withheld["type"] == "error" and withheld["code"] == "internal"
         # ... so nobody holds its state, and the next change goes as a full state.
         monkeypatch.setattr(tables, "share", real_share)
-        table._broadcast_state([])
+        table.outbox.broadcast_state([])
         assert host.frames[-1]["type"] == "state"
         game = table.game
         assert game is not None
@@ -243,7 +244,7 @@ def test_a_join_racing_a_change_sends_one_full_state(tmp_path: Path, alone: bool
         assert game is not None and game.turn is not None
         away = (game.turn + 1) % 4  # the seat after the leader's goes away ...
         table.detach(conns[away])
-        table._on_grace(away)  # ... and a computer player stands in (as after the grace)
+        table.clock.on_grace(away)  # ... and a computer player stands in (as after the grace)
         assert table.seats[away].auto == "disconnected"
         back = KeepingConn()
         table.attach(back)
@@ -265,7 +266,7 @@ def test_a_join_racing_a_change_sends_one_full_state(tmp_path: Path, alone: bool
         _send(table, back, {"type": "join", "token": tokens[away]})
         kinds = [m["type"] for m in back.frames[before:]]
         assert kinds.count("state") == 1, kinds
-        assert table.seats[away].auto is None and table._deadline is not None
+        assert table.seats[away].auto is None and table.clock.deadline is not None
         full = next(m for m in back.frames[before:] if m["type"] == "state")
         assert full["timer"] is not None and full["timer"]["seat"] == away
         assert full["view"] == player_view(game, away).to_json()

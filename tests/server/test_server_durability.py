@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardverse.server.app import WsConnection
 from cardverse.server.protocol import parse_client_message
+from cardverse.server.sockets import WsConnection
 from cardverse.server.store import Store
 from cardverse.server.tables import Settings, Table, TableService
 

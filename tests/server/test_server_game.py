@@ -58,7 +58,7 @@ def test_whole_game_of_four_people(server: ServerThread) -> None:
         assert events.count("round_over") == 3
         assert events.count("round_started") == 3
         assert events.count("game_over") == 1
-        assert {"play", "pass", "trick_won", "went_out", "give", "gift"} <= set(events)
+        assert {"played", "passed", "trick_ended", "went_out", "exchange", "gift"} <= set(events)
         # The record replays through the engine to the same points; every acknowledged action
         # of every person is in it, in order.
         record = get_record(server, table["table_id"], 1)
@@ -99,7 +99,9 @@ def test_game_with_three_computer_players(make_server: Any) -> None:
         assert replay.game.over
         by_seat = record_actions_by_seat(record)
         assert all(by_seat[seat] for seat in (1, 2, 3))
-        played_by = {e["seat"] for m in host.states() for e in m["events"] if e["event"] == "play"}
+        played_by = {
+            e["seat"] for m in host.states() for e in m["events"] if e["event"] == "played"
+        }
         assert {1, 2, 3} <= played_by
         await host.close()
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from server_support import ServerThread, create_table, running
 
-from cardverse.server.invites import (
+from cardverse.tabletalk.invites import (
     ALPHABET,
     Directory,
     LookupLimits,

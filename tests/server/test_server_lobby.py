@@ -160,7 +160,7 @@ def test_http_api(server: ServerThread) -> None:
     assert unfinished.status_code == 404 and unfinished.json()["code"] == "game_not_found"
     assert httpx.get(f"{base}/api/health", timeout=10).json()["ok"] is True
     protocol = httpx.get(f"{base}/api/protocol", timeout=10).json()
-    assert protocol["protocol"] == 2 and "client" in protocol and "server" in protocol
+    assert protocol["protocol"] == 3 and "client" in protocol and "server" in protocol
 
     async def unknown_table() -> None:
         client = Client(server.ws_url("no-such-table"), "nobody")

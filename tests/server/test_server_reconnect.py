@@ -94,7 +94,9 @@ def test_turn_timer_runs_out_and_a_computer_player_stands_in(make_server: Any) -
         played = await clients[0].wait_for(
             lambda m: (
                 m["type"] == "state"
-                and any(e["event"] in ("play", "pass") and e["seat"] == turn for e in m["events"])
+                and any(
+                    e["event"] in ("played", "passed") and e["seat"] == turn for e in m["events"]
+                )
             ),
             timeout=5,
         )
@@ -138,7 +140,7 @@ def test_disconnected_player_is_stood_in_for_after_the_grace_period(make_server:
 
         def guest_played() -> bool:
             return any(
-                e["event"] in ("play", "pass") and e["seat"] == 1
+                e["event"] in ("played", "passed") and e["seat"] == 1
                 for m in host.states()
                 for e in m["events"]
             )

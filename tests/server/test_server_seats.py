@@ -48,7 +48,7 @@ def test_leave_during_a_game_a_computer_player_takes_over_and_the_token_brings_y
             clients[:2],
             rng,
             until=lambda: any(
-                e.get("seat") == seat and e["event"] in ("play", "pass")
+                e.get("seat") == seat and e["event"] in ("played", "passed")
                 for s in clients[0].states()[-3:]
                 for e in s["events"]
             ),

@@ -1,4 +1,4 @@
-"""The story the server keeps for the page (cardverse/server/story.py), with real WebSocket
+"""The story the server keeps for the page (cardverse/tabletalk/story.py), with real WebSocket
 clients: the final standings' titles follow the totals (R21, R22), the score sheet, the turn
 deadline on the server's clock, and what the stand-in computer player did while a person was
 away, which names no card the person may not see (R26)."""
@@ -12,8 +12,8 @@ import httpx
 from server_support import Client, create_table, run
 from test_server_hidden_cards import check_messages
 
-from cardverse.server.story import final_titles
 from cardverse.server.viewfilter import STATS
+from cardverse.tabletalk.story import final_titles
 
 
 def test_R22_final_places_and_titles_follow_the_totals_and_ties_share() -> None:

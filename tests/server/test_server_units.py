@@ -14,7 +14,7 @@ import pytest
 from cardverse.engine import Game, Rules, mask_names, player_view
 from cardverse.server import protocol as P
 from cardverse.server.protocol import parse_client_message
-from cardverse.server.store import open_store
+from cardverse.server.stores import open_store
 from cardverse.server.tables import Settings, Table, TableService
 from cardverse.server.viewfilter import STATS, played_cards, render, visible_cards
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from cardverse.server.store import EventStore, FencedOut, Store, StoreUnavailable
+from cardverse.server.eventlog import EventStore, FencedOut, StoreUnavailable
+from cardverse.server.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -204,8 +205,8 @@ def _row_locked(dsn: str, table_id: str) -> Any:
 def test_the_event_loop_goes_on_while_a_batch_is_committed(pg_dsn: str) -> None:
     """PostgreSQL: the commit runs on the writer thread; the next turns' writes gather into the
     next batch, and each message is released with the commit it waited for, in order."""
+    from cardverse.server.eventlog import HeldMessages
     from cardverse.server.pgstore import PostgresStore
-    from cardverse.server.store import HeldMessages
 
     async def body() -> None:
         store = PostgresStore(pg_dsn)

@@ -45,7 +45,7 @@ TEST_SETTINGS = {
 
 def make_app(data_dir: Path):  # type: ignore[no-untyped-def]
     """The product's app: the server's API and WebSocket with the web pages."""
-    from cardverse.server.app import create_app
+    from cardverse.application import create_app
 
     return create_app(data_dir=data_dir, **TEST_SETTINGS)
 
@@ -56,7 +56,7 @@ class LiveServer:
     def __init__(self, app: Any) -> None:
         import uvicorn
 
-        from cardverse.server.heartbeat import heartbeat_limits
+        from cardverse.tabletalk.heartbeat import heartbeat_limits
 
         self.app = app
         port = _free_port()
@@ -98,7 +98,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def quick_grace_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server whose computer player stands in for a disconnected person after 0.3 s."""
-    from cardverse.server.app import create_app
+    from cardverse.application import create_app
 
     app = create_app(data_dir=tmp_path_factory.mktemp("grace"), **{**TEST_SETTINGS, "grace": 0.3})
     live = LiveServer(app)

@@ -88,7 +88,7 @@ def test_every_step_shows_every_hand_as_the_record_has_it(
         for trick, first in enumerate(entry["tricks"], start=1):
             step = steps[first]
             assert step["trick"] == trick and steps[first - 1]["trick"] != trick
-            ended = any(e["event"] in ("trick_won", "round_over") for e in step["events"])
+            ended = any(e["event"] in ("trick_ended", "round_over") for e in step["events"])
             assert step["pile"][:1] == [step["action"]] or (ended and not step["pile"])
     assert steps[-1]["points"] == record["result"]["points"]
     assert answer["score"]["totals"] == record["result"]["points"]

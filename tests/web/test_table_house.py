@@ -43,7 +43,7 @@ def test_R36_a_seven_pass_is_chosen_and_given(server_url: str, contexts: Any) ->
     moves = [{"action": "give", "cards": [code]} for code in ("3C", "9D", "KH")]
     view = given_view(rules, owed=owed, legal_moves=moves)
     events = [
-        {"event": "play", "seat": 0, "cards": ["7C"]},
+        {"event": "played", "seat": 0, "cards": ["7C"]},
         {"event": "owed", "seat": 0, "kind": "give", "count": 1, "to": 1},
     ]
     _receive(page, table_id, rules, view, events)
@@ -97,12 +97,12 @@ def test_R39_lock_and_jack_back_are_shown_and_finishes_told(server_url: str, con
         legal_moves=[
         {"action": "play", "cards": ["3C"]}, {"action": "pass"}])  # fmt: skip
     events = [
-        {"event": "play", "seat": 1, "cards": ["5H"]},
-        {"event": "play", "seat": 2, "cards": ["JH"]},
+        {"event": "played", "seat": 1, "cards": ["5H"]},
+        {"event": "played", "seat": 2, "cards": ["JH"]},
         {"event": "lock", "suits": ["H"]},
         {"event": "jack_back", "on": True},
-        {"event": "went_out", "seat": 1, "place": 3, "how": "forbidden"},
-        {"event": "went_out", "seat": 2, "place": 2, "how": "downfall"},
+        {"event": "went_out", "seat": 1, "place": 2, "how": "forbidden"},
+        {"event": "went_out", "seat": 2, "place": 1, "how": "downfall"},
     ]
     _receive(page, table_id, rules, view, events)
     wait_for(page, "!document.querySelector('#jack-back').hidden")

@@ -11,7 +11,7 @@ from typing import Any
 import zxingcpp
 from PIL import Image
 
-from cardverse.server.invites import invite_code_for, show_code
+from cardverse.tabletalk.invites import invite_code_for, show_code
 
 from .test_table import (  # noqa: F401
     APP,

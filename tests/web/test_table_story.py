@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from cardverse.server.story import final_titles
+from cardverse.tabletalk.story import final_titles
 
 from .conftest import LONG_WAIT, WAIT
 from .table_support import open_table

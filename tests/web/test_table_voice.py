@@ -187,8 +187,8 @@ def test_the_lead_after_a_cleared_pile_is_said_once(table: Any) -> None:
     at.page.clock.pause_at(time.time() * 1000 + 1000)  # the won trick stays until moved on
     plays = [{"action": "play", "cards": [code]} for code in ("3C", "9D")]
     events = [
-        {"event": "play", "seat": 0, "cards": ["8S"]},
-        {"event": "trick_won", "seat": 0, "leader": 0, "cleared": True},
+        {"event": "played", "seat": 0, "cards": ["8S"]},
+        {"event": "trick_ended", "seat": 0, "leader": 0, "cleared": True},
     ]
     history = [{"trick": 0, "seat": 2, "action": "play", "cards": ["5S"]}]
     history.append({"trick": 0, "seat": 0, "action": "play", "cards": ["8S"]})

@@ -29,8 +29,8 @@ export function describeEvent(event) {
             name: who(event.leader),
           });
     case "gift":
-    case "give":
-    case "seven_pass":
+    case "exchange":
+    case "gave":
       if (event.cards && me(event.seat)) {
         return t("You give %(cards)s to %(name)s.", {
           cards: cardsShort(event.cards),
@@ -51,42 +51,44 @@ export function describeEvent(event) {
       );
     case "exchange_done":
       return t("The card exchange is over: %(name)s leads.", { name: who(event.leader) });
-    case "play": {
+    case "played": {
       // in the natural order, so that the sentence is the same whenever it is read again
       const what = playWords({ action: "play", cards: event.cards, jokers: event.jokers }, false);
       return me(event.seat)
         ? t("You play %(play)s.", { play: what })
         : t("%(name)s plays %(play)s.", { name: who(event.seat), play: what });
     }
-    case "pass":
+    case "passed":
       return me(event.seat) ? t("You pass.") : t("%(name)s passes.", { name: who(event.seat) });
     case "revolution":
       return event.on
         ? t("Revolution! The order of the cards is reversed.")
         : t("Counter-revolution: the normal order is back.");
-    case "went_out":
+    case "went_out": {
+      const place = event.place + 1; // the engine's place counts from 0
       if (event.how === "forbidden") {
         return me(event.seat)
-          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place: event.place })
+          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place })
           : t("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s.", {
               name: who(event.seat),
-              place: event.place,
+              place,
             });
       }
       if (event.how === "downfall") {
         return me(event.seat)
-          ? t("Downfall: you lose the presidency and take place %(place)s.", { place: event.place })
+          ? t("Downfall: you lose the presidency and take place %(place)s.", { place })
           : t("Downfall: %(name)s loses the presidency and takes place %(place)s.", {
               name: who(event.seat),
-              place: event.place,
+              place,
             });
       }
       return me(event.seat)
-        ? t("You are out of cards: place %(place)s.", { place: event.place })
+        ? t("You are out of cards: place %(place)s.", { place })
         : t("%(name)s is out of cards: place %(place)s.", {
             name: who(event.seat),
-            place: event.place,
+            place,
           });
+    }
     case "jack_back":
       return event.on
         ? t("Jack back! The order is reversed until the trick ends.")
@@ -107,11 +109,11 @@ export function describeEvent(event) {
         : tn("%(name)s must discard %(num)s card.", "%(name)s must discard %(num)s cards.", event.count, {
             name: who(event.seat),
           });
-    case "discard":
+    case "discarded":
       return me(event.seat)
         ? t("You discard %(cards)s.", { cards: cardsShort(event.cards) })
         : t("%(name)s discards %(cards)s.", { name: who(event.seat), cards: cardsShort(event.cards) });
-    case "trick_won": {
+    case "trick_ended": {
       const text = takenWords(event);
       if (event.leader === null || event.leader === undefined || event.leader === event.seat) {
         return text;
@@ -205,7 +207,7 @@ export function renderLog() {
   let last = lines.length - 1;
   const events = S.events;
   const showing = S.taken && performance.now() < S.taken.until;
-  if (showing && events.length && events[events.length - 1].event === "trick_won" && last > 0) {
+  if (showing && events.length && events[events.length - 1].event === "trick_ended" && last > 0) {
     last -= 1;
   }
   $("ticker").textContent = last >= 0 ? lines[last] : "";

@@ -1,6 +1,6 @@
 // The table's WebSocket (docs/protocol.md): connecting, coming back after a drop, the seat
 // token kept in localStorage, numbered messages (seq) that may safely be sent again, the
-// heartbeat that finds a dead connection within 5 s (cardverse/server/heartbeat.py), and the
+// heartbeat that finds a dead connection within 5 s (cardverse/tabletalk/heartbeat.py), and the
 // offset of the server's clock, measured on connecting, for the turn deadline. A move's ack may
 // come inside the `change` (or `state`) it made, as `ack`.
 
@@ -10,7 +10,7 @@ const RETRY_MS = [300, 800, 1500, 3000, 5000];
 // to this many samples on a connection) while the best is longer.
 const GOOD_RTT_MS = 200;
 const QUICK_PINGS = 5;
-// The heartbeat's timing comes from the page (cardverse/server/heartbeat.py); these are its
+// The heartbeat's timing comes from the page (cardverse/tabletalk/heartbeat.py); these are its
 // usual values: a ping every 2 s, dead after 4 s of silence, checked every second.
 let TICK_MS = 1000;
 let PING_EVERY_MS = 2000;

@@ -128,9 +128,9 @@ function wonTrick(beforeTrick, events) {
   let trick = [...(beforeTrick || [])];
   let won = null;
   for (const event of events) {
-    if (event.event === "play") trick.push({ seat: event.seat, cards: event.cards, jokers: event.jokers });
+    if (event.event === "played") trick.push({ seat: event.seat, cards: event.cards, jokers: event.jokers });
     else if (event.event === "round_started") trick = [];
-    else if (event.event === "trick_won") {
+    else if (event.event === "trick_ended") {
       const plays = trick.filter((entry) => entry.cards);
       won = {
         seat: event.seat,

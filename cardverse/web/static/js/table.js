@@ -179,12 +179,12 @@ function animate(events, rects) {
   if (reducedMotion() || $("game").hidden || !S.view) return;
   const pileRect = $("pile").getBoundingClientRect();
   for (const event of events) {
-    if (event.event === "play") {
+    if (event.event === "played") {
       const from = event.seat === S.seat ? rects.get("hand") : rects.get(event.seat);
       flyFrom(document.querySelector(`#trick-plays .is-top[data-seat="${event.seat}"] .card-group`), from);
     } else if (event.event === "round_started" && !event.exchange) {
       deal([...$("hand").children], pileRect);
-    } else if ((event.event === "gift" || event.event === "give") && event.to === S.seat && event.cards) {
+    } else if ((event.event === "gift" || event.event === "exchange") && event.to === S.seat && event.cards) {
       const from = rects.get(event.seat) || pileRect;
       for (const code of event.cards) flyFrom(handCard(code), from);
     } else if (event.event === "revolution" || event.event === "jack_back") {

@@ -1,9 +1,12 @@
 """The protocol's events, told from the engine's events (never re-derived from the game's state).
 
 :func:`protocol_events` turns what :meth:`Game.apply` (or :meth:`Game.start_next_round`) returned
-into the ``event`` objects of docs/protocol.md. Cards that only two seats may see (an exchange
-give, a seven pass) go under ``_private``, which :mod:`cardverse.server.viewfilter` resolves per
-recipient.
+into the ``event`` objects of docs/protocol.md. Each is named by its engine event's ``kind``
+(``played``, ``passed``, ``trick_ended``, ``revolution``, ``jack_back``, ``lock``, ``owed``,
+``gave``, ``discarded``, ``went_out``, ``exchange``, ``round_over``) and carries the engine's
+values: a place counts from 0 (first place is 0), as in the engine. Cards are named as in
+notation.md. Cards that only two seats may see (an exchange give-back, a seven pass) go under
+``_private``, which the server's view filter resolves per recipient.
 """
 
 from __future__ import annotations
@@ -44,47 +47,54 @@ def protocol_events(events: list[Event]) -> list[dict[str, Any]]:
 def _tell(event: Event) -> dict[str, Any] | None:
     if isinstance(event, Played):
         played = from_move(event.move, event.seat)
-        told: dict[str, Any] = {"event": "play", "seat": event.seat, "cards": list(played.cards)}
+        told: dict[str, Any] = {
+            "event": event.kind,
+            "seat": event.seat,
+            "cards": list(played.cards),
+        }
         if played.jokers:
             told["jokers"] = dict(played.jokers)
         return told
     if isinstance(event, Passed):
-        return {"event": "pass", "seat": event.seat}
+        return {"event": event.kind, "seat": event.seat}
     if isinstance(event, TrickEnded):
         return {
-            "event": "trick_won",
+            "event": event.kind,
             "seat": event.winner,
             "leader": event.leader,
             "cleared": event.cleared,
         }
     if isinstance(event, RevolutionChanged):
-        return {"event": "revolution", "on": event.on}
+        return {"event": event.kind, "on": event.on}
     if isinstance(event, JackBackChanged):
-        return {"event": "jack_back", "on": event.on}
+        return {"event": event.kind, "on": event.on}
     if isinstance(event, LockOn):
-        return {"event": "lock", "suits": [SUIT_NAMES[s] for s in range(4) if event.suits >> s & 1]}
+        return {
+            "event": event.kind,
+            "suits": [SUIT_NAMES[s] for s in range(4) if event.suits >> s & 1],
+        }
     if isinstance(event, OwedAction):
-        told = {"event": "owed", "seat": event.seat, "kind": event.owed, "count": event.number}
+        told = {"event": event.kind, "seat": event.seat, "kind": event.owed, "count": event.number}
         if event.receiver >= 0:
             told["to"] = event.receiver
         return told
     if isinstance(event, Gave):
         return {
-            "event": "seven_pass",
+            "event": event.kind,
             "seat": event.seat,
             "to": event.receiver,
             "count": event.number,
             "_private": {"seats": [event.seat, event.receiver], "cards": mask_names(event.cards)},
         }
     if isinstance(event, Discarded):
-        return {"event": "discard", "seat": event.seat, "cards": mask_names(event.cards)}
+        return {"event": event.kind, "seat": event.seat, "cards": mask_names(event.cards)}
     if isinstance(event, WentOut):
-        return {"event": "went_out", "seat": event.seat, "place": event.place + 1, "how": event.how}
+        return {"event": event.kind, "seat": event.seat, "place": event.place, "how": event.how}
     if isinstance(event, ExchangeGift):
         if event.automatic:
             return None  # the automatic gifts are in each pair's view (R25), as before
         return {
-            "event": "give",
+            "event": event.kind,
             "seat": event.giver,
             "to": event.receiver,
             "count": event.number,
@@ -92,7 +102,7 @@ def _tell(event: Event) -> dict[str, Any] | None:
         }
     if isinstance(event, RoundOver):
         return {
-            "event": "round_over",
+            "event": event.kind,
             "round": event.round,
             "places": list(event.places),
             "titles": {str(seat): event.titles[seat] for seat in event.places},

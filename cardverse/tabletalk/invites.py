@@ -55,6 +55,15 @@ def read_code(text: str) -> str | None:
     return cleaned
 
 
+class TooManyLookups(Exception):
+    """A look-up refused: the address (or everyone) missed too often lately; ``retry_after``
+    is the seconds to wait."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("too many table codes that find no table: wait a minute and try again")
+        self.retry_after = retry_after
+
+
 class Directory:
     """Invite codes and watch ids of every stored table, to find its id."""
 

@@ -5,7 +5,7 @@ absent person (the "while you were away" list).
 
 Everything here holds only what the seat receiving it may see (rules R26): the round's events
 are those already told during this round (private exchange cards stay marked ``_private`` and
-are resolved per seat by :func:`cardverse.server.viewfilter.render`); the away list names the
+are resolved per seat by the server's view filter when it sends them); the away list names the
 cards of plays of the current round only (played cards are public), and only counts for earlier
 rounds, whose deals are gone.
 """

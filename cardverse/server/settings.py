@@ -1,0 +1,53 @@
+"""The server's settings: one dataclass, every default written once (the CLI reads them here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Settings:
+    """Server settings; every duration is in seconds."""
+
+    data_dir: Path = Path("data")
+    turn_timer: float | None = 60.0  # a new table's turn timer (None: off)
+    grace: float | None = 30.0  # disconnected this long: a computer player stands in (None: never)
+    bot_delay: float = 0.8  # a computer player's "thinking" pause before it acts
+    bot_delay_jitter: float = 0.5  # the pause varies by up to this fraction either way
+    round_pause: float = 3.0  # pause between the end of a round and the next deal
+    hard_time_limit: float | None = 1.0  # the hard player's search time per move
+    bot_processes: int | None = None  # hard players' worker processes (0: threads; None: auto)
+    rate_per_second: float = 20.0  # client messages per second per connection ...
+    burst: int = 40  # ... with bursts up to this many
+    flood_limit: int = 100  # messages dropped in a row by the rate limit: the connection closes
+    outbox_limit: int = 2000  # messages queued for a connection that does not read: aborted
+    outbox_bytes: int = 1 << 20  # bytes queued for a connection that does not read: aborted
+    send_timeout: float = 10.0  # a message not taken by the socket in this time: aborted
+    ws_idle_timeout: float | None = 300.0  # no message from a connection for this long: closed
+    standby_timeout: float = 10.0  # a connection over the watcher limit must join within this
+    max_watchers: int = 100  # connections watching one table without a seat
+    max_connections_per_address: int = 32  # WebSocket connections from one client address
+    create_rate: float = 0.1  # tables one address may create a second ...
+    create_burst: int = 10  # ... with bursts up to this many
+    max_tables: int = 20_000  # tables in memory: creation is refused above this
+    lookup_burst: int = 10  # invite codes from one address that may find no table in a row ...
+    lookup_rate: float = 10 / 60  # ... and then a second (cardverse.tabletalk.invites)
+    lookup_all_burst: int = 300  # the same for all addresses together
+    lookup_all_rate: float = 300 / 60
+    idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
+    lobby_expiry: float | None = 86_400.0  # a lobby nobody is connected to expires after this
+    sweep_interval: float = 30.0  # how often idle tables and lobbies are looked for
+    timeout_timer: float = 10.0  # the turn timer of a person who timed out this round
+    max_timeouts: int = 3  # time-outs in a round: the computer keeps the seat for the round
+    sqlite_synchronous: str = "FULL"  # FULL: an acknowledged action survives a power cut
+    group_commit: bool = True  # one transaction per event-loop turn for all tables
+    allowed_origins: tuple[str, ...] = ()  # origins besides the site itself ("*": any)
+    operator_token: str | None = None  # gives /api/operator (Authorization: Bearer ...)
+    operator_addresses: tuple[str, ...] = ()  # client addresses that may read /api/operator
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is read (proxies.py)
+    database: str | None = None  # postgresql://... (None: the SQLite file in data_dir)
+    redis: str | None = None  # redis://...: tables are owned through leases, frames routed
+    lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
+    lease_renew: float = 3.0  # ... which its owner does this often
+    orphan_scan: float = 1.0  # how often live tables without an owner are looked for

@@ -1,0 +1,207 @@
+"""A table's state: what its log folds into (seats, host, options, the game, the records).
+
+:class:`TableState` is data: :mod:`.decide` reads it, :mod:`.apply` changes it, and nothing here
+talks to a connection, a clock or the store. A :class:`Seat` also carries what is of the moment
+and not in the log (the connection seated there, a stand-in computer player, time-outs): the
+room, the outbox and the clock keep those up to date. Tokens and table ids are made here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from ...engine import Game, Rules
+from ...tabletalk.story import AwayLog
+from ..wire import Synced
+
+TablePhase = Literal["lobby", "playing", "over"]
+Auto = Literal["timeout", "disconnected", "left"]
+LOBBY_EVENTS = frozenset({"sit", "leave", "options", "bot", "unbot", "seq_reset"})
+STAND_IN_LEVEL = "normal"
+RECORDS_KEPT = 8  # finished games' records kept in memory (older ones are folded from the log)
+
+
+class Conn(Protocol):
+    """A client connection as the table sees it."""
+
+    seat: int | None
+    table: Any  # the room it is on (None: none)
+    standby: bool  # over the table's watcher limit: may only join
+    synced: Synced | None  # what it holds of the game (None: nothing yet); see wire.Synced
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass(slots=True, eq=False)
+class Seat:
+    """One seat: who sits there (stored), and what is of the moment (not stored)."""
+
+    index: int
+    kind: Literal["empty", "human", "bot"] = "empty"
+    name: str | None = None
+    level: str | None = None  # a computer player's level
+    token_hash: str | None = None
+    last_seq: int = 0
+    auto: Auto | None = None  # a computer player stands in ("left" is stored; the others not)
+    timeouts: int = 0  # turns this person let time out in the current round
+    kept: bool = False  # timed out too often: the computer player keeps the seat this round
+    conn: Conn | None = field(default=None, repr=False)  # the connection seated here
+
+    def clear(self) -> None:
+        self.kind = "empty"
+        self.name = self.level = self.token_hash = None
+        self.last_seq = 0
+        self.auto = None
+        self.timeouts = 0
+        self.kept = False
+
+    def lobby_state(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "token_hash": self.token_hash,
+            "last_seq": self.last_seq,
+        }
+
+    def make_bot(self, level: str) -> None:
+        self.clear()
+        self.kind = "bot"
+        self.level = level
+        self.name = f"Computer ({level})"
+
+
+class RoundLog:
+    """The events told since the current round began (with the game's start before round 1),
+    sent again with a full state so the "What happened" log survives a reload. Kept as compact
+    JSON text (a dict per event costs several times as much memory); read back when a full
+    state is made."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self) -> None:
+        self._texts: list[str] = []
+
+    def add(self, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            kind = event.get("event")
+            if kind == "game_started":
+                self._texts = []
+            elif kind == "round_started":
+                keep = self._texts[-1:]
+                self._texts = [t for t in keep if t.startswith(_GAME_STARTED)]
+            self._texts.append(_dumps(event))
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [json.loads(text) for text in self._texts]
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_GAME_STARTED = '{"event":"game_started"'
+
+
+@dataclass(slots=True, eq=False)
+class TableState:
+    """Everything the table's log says, folded (see :func:`.apply.restore`)."""
+
+    id: str
+    rules: Rules
+    turn_timer: float | None
+    hints: bool = True
+    seats: list[Seat] = field(default_factory=list)
+    host: int | None = None
+    phase: TablePhase = "lobby"
+    game: Game | None = None
+    game_number: int = 0
+    seed: int = 0
+    v: int = 0  # changes to the game so far (a stamp for states and pending bot moves)
+    records_made: int = 0  # finished games' records so far ...
+    recent_records: list[str] = field(default_factory=list)  # ... the last RECORDS_KEPT
+    story: RoundLog = field(default_factory=lambda: RoundLog())  # the round's events so far
+    away: AwayLog = field(default_factory=AwayLog)  # what stand-ins did for absent people
+
+    def keep_record(self, record: str) -> None:
+        self.recent_records.append(record)
+        del self.recent_records[:-RECORDS_KEPT]
+        self.records_made += 1
+
+    def lobby_snapshot(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.changed_options(),
+            "turn_timer": self.turn_timer,
+            "hints": self.hints,
+            "host": self.host,
+            "seats": [seat.lobby_state() for seat in self.seats],
+        }
+
+    def record_players(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for seat in self.seats:
+            entry: dict[str, Any] = {"name": seat.name or f"Seat {seat.index}"}
+            if seat.kind == "bot":
+                entry["ai"] = seat.level
+            out.append(entry)
+        return out
+
+    def next_host(self, after: int) -> int | None:
+        """The next connected person in seat order after seat ``after`` (else the next person
+        still seated, else nobody)."""
+        count = len(self.seats)
+        order = [self.seats[(after + step) % count] for step in range(1, count)]
+        people = [s for s in order if s.kind == "human" and s.auto != "left"]
+        connected = [s for s in people if s.conn is not None]
+        if connected:
+            return connected[0].index
+        return people[0].index if people else None
+
+    def stored_form(self) -> dict[str, Any]:
+        """What the log determines, as plain data (two tables with the same log agree)."""
+        game = self.game
+        return {
+            **self.lobby_snapshot(),
+            "phase": self.phase,
+            "game_number": self.game_number,
+            "seed": self.seed,
+            "v": self.v,
+            "left": [s.index for s in self.seats if s.auto == "left"],
+            "records_made": self.records_made,
+            "recent_records": list(self.recent_records),
+            "story": list(self.story.events),
+            "game": None if game is None else _game_form(game),
+        }
+
+
+def _game_form(game: Game) -> dict[str, Any]:
+    return {
+        "phase": str(game.phase),
+        "round_number": game.round_number,
+        "hands": game.hands,
+        "points": list(game.points),
+        "places": [list(p) for p in game.places],
+        "history": None if game.round is None else list(game.round.history),
+        "exchange_log": list(game.exchange_log),
+        "pending": [repr(p) for p in game.pending],
+        "deals": [list(d) for d in game.deals],
+        "past_rounds": repr(game.past_rounds),
+        "leader": game.leader,
+        "rng": game.rng.getstate(),
+    }
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits

@@ -1,0 +1,167 @@
+"""The layers import only downwards: engine < notation/bots < tabletalk < server < web, and only
+the top-level application (cardverse/application.py) knows both the server and the web package.
+
+Every module's imports are read from its syntax tree (module level, inside functions and under
+``TYPE_CHECKING`` alike), relative imports resolved to the module they name.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "cardverse"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules_under(folder: str) -> list[Path]:
+    return sorted((PACKAGE / folder).rglob("*.py")) if folder else sorted(PACKAGE.rglob("*.py"))
+
+
+def imported(path: Path) -> Iterator[str]:
+    """Every module ``path`` imports (for ``from X import a``: X, and X.a in case it is one)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            yield target
+            yield from (f"{target}.{alias.name}" for alias in node.names)
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def offenders(folder: str, forbidden: str) -> list[str]:
+    return sorted(
+        f"{module_name(path)} imports {name}"
+        for path in modules_under(folder)
+        for name in set(imported(path))
+        if within(name, forbidden)
+    )
+
+
+def test_the_resolver_reads_relative_imports(tmp_path: Path) -> None:
+    """The check itself: ``from ..web import x`` in cardverse/server/a.py is cardverse.web."""
+    sample = PACKAGE / "server" / "app.py"
+    names = set(imported(sample))
+    assert "cardverse.server.protocol" in names  # from . import protocol as P
+    assert "cardverse.guards" in names  # from ..guards import ...
+    tree = ast.parse("from ..web import pages\nfrom ...x import y\n")
+    assert isinstance(tree.body[0], ast.ImportFrom) and tree.body[0].level == 2
+
+
+def test_the_server_imports_nothing_from_the_web_package() -> None:
+    assert offenders("server", "cardverse.web") == []
+    assert offenders("server", "cardverse.application") == []
+
+
+def test_the_web_package_imports_nothing_from_the_server() -> None:
+    assert offenders("web", "cardverse.server") == []
+    assert offenders("web", "cardverse.application") == []
+
+
+@pytest.mark.parametrize("above", ["cardverse.server", "cardverse.web", "cardverse.application"])
+def test_what_both_use_lives_below_both(above: str) -> None:
+    assert offenders("tabletalk", above) == []
+    assert [o for o in offenders("", above) if o.startswith("cardverse.guards ")] == []
+
+
+def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
+    outside = sorted(
+        f"{module_name(path)} imports {name}"
+        for path in modules_under("engine")
+        for name in set(imported(path))
+        if not within(name, "cardverse.engine")
+        and name.split(".")[0] not in sys.stdlib_module_names
+        and name != "__future__.annotations"
+    )
+    assert outside == []
+
+
+OWNED_HERE = (
+    "cardverse.application",
+    "cardverse.guards",
+    "cardverse.tabletalk",
+    "cardverse.web",
+    "cardverse.server.app",
+    "cardverse.server.answers",
+    "cardverse.server.sockets",
+    "cardverse.server.cli",
+    "cardverse.server.eventlog",
+    "cardverse.server.store",
+    "cardverse.server.pgstore",
+    "cardverse.server.stores",
+)
+
+
+def import_graph() -> dict[str, set[str]]:
+    names = {module_name(path): path for path in modules_under("")}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        graph[name] = {n for n in imported(path) if n in names and n != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circle_holds_the_layers_modules() -> None:
+    """The application, the shared package, the web package, the server's app, options and
+    stores are in no import circle (a package's ``__init__`` counts as a module)."""
+    caught = [
+        sorted(circle)
+        for circle in circles(import_graph())
+        if any(within(name, owned) for name in circle for owned in OWNED_HERE)
+    ]
+    assert caught == []
