@@ -40,7 +40,7 @@ def _state(view: dict[str, object]) -> dict[str, object]:
         "at": {"game": 1, "round": 1, "step": 2},
         "view": view,
         "timer": None,
-        "events": [{"event": "pass", "seat": 1}],
+        "events": [{"event": "passed", "seat": 1}],
         "score": {"rounds": [], "totals": [0, 0, 0, 0], "standings": None, "titles": None},
     }
 
@@ -80,7 +80,7 @@ def test_the_check_refuses_what_the_schema_does_not_describe() -> None:
     phase["view"]["phase"] = "lunch"  # type: ignore[index]
     wrong.append(phase)
     event = copy.deepcopy(good)
-    event["events"] = [{"event": "pass", "seat": 1, "cards": ["AS"]}]
+    event["events"] = [{"event": "passed", "seat": 1, "cards": ["AS"]}]
     wrong.append(event)
     unknown = copy.deepcopy(good)
     unknown["events"] = [{"event": "teleport", "seat": 1}]
@@ -101,7 +101,7 @@ def test_a_change_may_hold_any_view_field_and_history_at() -> None:
         "from": 3,
         "at": {"game": 1, "round": 1, "step": 3},
         "timer": {"seat": 2, "ends_in": 29.5, "deadline": 1700000000000},
-        "events": [{"event": "play", "seat": 1, "cards": ["9H"]}],
+        "events": [{"event": "played", "seat": 1, "cards": ["9H"]}],
         "view": {"turn": 2, "history_at": 3, "history": [], "legal_moves": []},
         "ack": 7,
     }
