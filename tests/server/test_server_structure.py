@@ -7,93 +7,30 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from import_graph import circles, imported, module_name, modules_under
+
 SERVER = Path(__file__).resolve().parents[2] / "cardverse" / "server"
-PACKAGE = "cardverse.server"
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 400
 
 
-def _modules() -> dict[str, Path]:
-    out: dict[str, Path] = {}
-    for path in sorted(SERVER.rglob("*.py")):
-        parts = path.relative_to(SERVER).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join((PACKAGE, *parts))] = path
-    return out
-
-
-def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The modules of the server that ``name`` imports anywhere in its text."""
-    is_package = path.name == "__init__.py"
-    here = name if is_package else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = here
-            for _ in range(node.level - 1):
-                base = base.rpartition(".")[0]
-            if node.level:
-                base = f"{base}.{node.module}" if node.module else base
-            else:
-                base = node.module or ""
-            targets = []
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                targets.append(sub if sub in modules else base)
-        else:
-            continue
-        found.update(t for t in targets if t in modules and t != name)
-    return found
-
-
-def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
-    """The strongly connected parts of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[set[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for other in graph[node]:
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in on_stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            part: set[str] = set()
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                part.add(member)
-                if member == node:
-                    break
-            if len(part) > 1:
-                out.append(part)
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return out
+def server_import_graph() -> dict[str, set[str]]:
+    """The server's modules and which of them each imports."""
+    paths = {module_name(path): path for path in modules_under("server")}
+    return {
+        name: {n for n in imported(path) if n in paths and n != name}
+        for name, path in paths.items()
+    }
 
 
 def test_no_import_circle_inside_the_server() -> None:
-    modules = _modules()
-    graph = {name: _imports(name, path, modules) for name, path in modules.items()}
-    cycles = _cycles(graph)
+    cycles = circles(server_import_graph())
     assert not cycles, [sorted(c) for c in cycles]
 
 
 def test_the_cycle_finder_sees_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert _cycles(graph) == [{"a", "b", "c"}]
+    assert circles(graph) == [{"a", "b", "c"}]
 
 
 def test_no_server_module_over_600_lines() -> None:
