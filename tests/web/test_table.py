@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -158,8 +159,7 @@ def play_to_the_end(
     turns = 0
     while not all(data(page, "game") == "game_over" for page, _ in pages):
         assert time.monotonic() < deadline, "the game did not end in time"
-        first = pages[0][0]
-        v = data(first, "v")
+        shown = [(page, data(page, "v")) for page, _ in pages]
         acted = False
         for page, keys in pages:
             if take_turn(page, keys):
@@ -168,9 +168,30 @@ def play_to_the_end(
                 if on_turn is not None:
                     on_turn(turns)
         if not acted:
-            # nobody here is on turn: a computer player moves, or the next round comes
-            wait_for(first, changed_or_over(first, v))
+            # nobody here was on turn when asked: a computer player moves, the next round
+            # comes, or a page had not yet been told it is its turn (a busy machine)
+            wait_for_any(shown)
     return turns
+
+
+def wait_for_any(shown: list[tuple[Any, str]], timeout: int = WAIT) -> None:
+    """Wait until one of the pages moved on from the state it showed (or is on turn, or the
+    game is over). One page is waited on directly; several are asked in turn, each for a short
+    while, until one has moved on or ``timeout`` (ms) has passed for all of them."""
+    on_turn = f"document.querySelector('{APP}').dataset.myTurn === 'true'"
+    conditions = [(page, f"{changed_or_over(page, v)} || {on_turn}") for page, v in shown]
+    if len(conditions) == 1:
+        wait_for(*conditions[0], timeout=timeout)
+        return
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        for page, condition in conditions:
+            try:
+                wait_for(page, condition, timeout=200)
+                return
+            except PlaywrightTimeout:
+                pass
+        assert time.monotonic() < deadline, "no page moved on: " + ", ".join(v for _, v in shown)
 
 
 def create_table(page: Any, server_url: str, lang: str, name: str) -> str:
