@@ -1,11 +1,11 @@
 """Messages between server processes, on Redis pub/sub.
 
-Every process (a *node*) subscribes to its own channel ``cardverse:node:<node id>``; anything
-for it is an *envelope* (a JSON object with an ``op``) published there. A table's owner gets the
-actions of the connections other processes hold for it (``attach``, ``msg``, ``detach``), and
-sends each of those connections its own frames (``frames``, ``close``), already rendered for
-that seat by the owner's hidden-card filter: a hand is only ever published to the one node that
-holds that seat's socket. ``rpc``/``reply`` answer HTTP reads about a table another node owns.
+Every process (a *node*) subscribes to its own channel ``cardverse:node:<node id>``. A table's
+owner gets the client messages of the sockets other processes hold for it (*links*), and
+sends each of those sockets its own frames, already rendered for that seat by the owner's
+hidden-card filter: a hand is only ever published to the one node that holds that seat's
+socket. Control envelopes (``attach``, ``detach``, ``rpc``/``reply`` for HTTP reads about a
+table another node owns) are small JSON objects.
 
 Why pub/sub and not streams: frames are short-lived and meant for one socket right now; the
 truth is the store's log, and a client that missed frames (Redis restarted) is made to reconnect
@@ -14,11 +14,22 @@ sequence numbers make a resend harmless). Streams would keep and trim a copy of 
 nothing, and cost a round trip more per read. PUBLISH also says how many subscribers got a
 message: 0 tells at once that the node is gone (its connection to Redis closed).
 
-Order and batching: the envelopes posted to one node during one event-loop turn are published
-as one message at the end of the turn (``{"op": "many", "items": [...]}`` when there are
-several), so a busy node makes one PUBLISH per turn and node rather than one per client
-message; one sender task publishes them in the order they were posted, pipelined on a
-connection of its own (one write per batch, one time limit for its answers).
+**The message format.** Everything one node posts to another during one event-loop turn goes
+out as one Redis message at the end of the turn, in the order it was posted: the sender's node
+id and a newline, then records, each a header line and a payload of as many characters as the
+header's last field says::
+
+    F<link id> <n>\\n<frame text>             a frame for a linked socket
+    C<link id> <code> <n>\\n<reason>          close that socket
+    M<link id> <n>\\n<client text>            a linked socket's message, for the owner
+    J<n>\\n<JSON envelope>                    a control envelope
+
+Frames and client messages are carried as they are, never quoted into JSON and parsed back: a
+frame is rendered once on the owner and sent as received by the socket's node. A busy node
+makes one PUBLISH per turn and node; one sender task publishes them in order, pipelined on a
+connection of its own (one write per batch, one time limit for its answers). Nobody waits for a
+PUBLISH's answer unless it asked to (:meth:`Bus.post` with ``heard=True``); a message that
+reached nobody is reported once per message to :meth:`Receiver.unheard`.
 """
 
 from __future__ import annotations
@@ -29,40 +40,96 @@ import json
 import logging
 import math
 import secrets
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from .failures import log_failure
 
 log = logging.getLogger("cardverse.server.bus")
 
-# Envelopes carry frames already rendered as JSON text: compact, and no \u escapes of their
-# non-ASCII text (names) to make and to read back.
+# Control envelopes: compact, and no \u escapes of their non-ASCII text to make and to read back.
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 PREFIX = "cardverse:node:"
 PUBLISH_TIMEOUT = 5.0  # seconds for Redis to answer a batch of PUBLISH (then: reconnect, resend)
+MAX_BATCH = 512  # messages published in one write
 
-Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+FRAME, CLOSE, MESSAGE, ENVELOPE = "F", "C", "M", "J"
+
+
+class Receiver(Protocol):
+    """What a node does with what reaches its channel (the cluster's :class:`Cluster`)."""
+
+    def envelope(self, envelope: dict[str, Any]) -> None: ...
+
+    def frame(self, link: str, text: str) -> None: ...
+
+    def closed(self, link: str, code: int, reason: str) -> None: ...
+
+    def message(self, node: str, link: str, text: str) -> None: ...
+
+    def unheard(self, node: str) -> None:
+        """A message to ``node`` reached nobody: that node is gone."""
+        ...
+
+
+class BadMessage(ValueError):
+    """A bus message that does not follow the format (dropped, with a line in the log)."""
+
+
+def records(data: bytes | str) -> tuple[str, Iterator[tuple[str, list[str], str]]]:
+    """A bus message read: its sender's node id, and its records in order, each as (kind,
+    the header's fields before the length, payload). Raises :class:`BadMessage`."""
+    try:
+        text = data.decode() if isinstance(data, bytes) else data
+    except UnicodeDecodeError as error:
+        raise BadMessage("not UTF-8") from error
+    end = text.find("\n")
+    if end <= 0:
+        raise BadMessage("no sender")
+    return text[:end], _records(text, end + 1)
+
+
+def _records(text: str, at: int) -> Iterator[tuple[str, list[str], str]]:
+    size = len(text)
+    while at < size:
+        end = text.find("\n", at)
+        if end < 0:
+            raise BadMessage("a record without its header's end")
+        kind = text[at]
+        fields = text[at + 1 : end].split(" ")
+        try:
+            length = int(fields.pop())
+        except ValueError:
+            raise BadMessage("a record without its length") from None
+        start = end + 1
+        at = start + length
+        if length < 0 or at > size:
+            raise BadMessage("a record longer than its message")
+        yield kind, fields, text[start:at]
 
 
 class Bus:
-    """This node's channel in and the envelopes it sends out."""
+    """This node's channel in and the messages it sends out."""
 
-    def __init__(self, redis: Any, node: str, handler: Handler) -> None:
+    def __init__(self, redis: Any, node: str, receiver: Receiver) -> None:
         self.redis = redis
         self.node = node
-        self.handler = handler
-        self._outgoing: asyncio.Queue[tuple[str, str, list[asyncio.Future[int]]]] = asyncio.Queue()
-        # this turn's envelopes and their futures, by node (published at the end of the turn)
-        self._turn: dict[str, tuple[list[dict[str, Any]], list[asyncio.Future[int]]]] = {}
+        self.receiver = receiver
+        self._outgoing: asyncio.Queue[tuple[str, str, str, list[asyncio.Future[int]]]] = (
+            asyncio.Queue()
+        )
+        # this turn's records by node, and the futures of those posted with heard=True
+        self._turn: dict[str, list[str]] = {}
+        self._waiting: dict[str, list[asyncio.Future[int]]] = {}
+        self._header = node + "\n"
         self._tasks: list[asyncio.Task[None]] = []
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.connected = asyncio.Event()  # subscribed to our channel
         self.reconnects = 0
-        self.on_reconnect: Callable[[], None] | None = None
+        self.on_reconnect: Any = None  # called (no arguments) after a lost subscription is back
         self.published = 0
-        self.unheard = 0  # envelopes no node received
+        self.unheard = 0  # messages no node received
         self._connection: Any = None  # the connection the sender publishes on (its own)
 
     @staticmethod
@@ -80,25 +147,49 @@ class Bus:
             with contextlib.suppress(BaseException):
                 await task
 
-    def post(self, node: str, envelope: dict[str, Any]) -> asyncio.Future[int]:
-        """Send an envelope to a node (in order, at the end of this loop turn, with the others
-        of the turn to that node); the future gets how many received it."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[int] = loop.create_future()
-        queued = self._turn.get(node)
-        if queued is None:
+    # -- sending -----------------------------------------------------------------------------
+
+    def _parts(self, node: str) -> list[str]:
+        parts = self._turn.get(node)
+        if parts is None:
             if not self._turn:
-                loop.call_soon(self._end_of_turn)
-            queued = self._turn[node] = ([], [])
-        queued[0].append(envelope)
-        queued[1].append(future)
+                asyncio.get_running_loop().call_soon(self._end_of_turn)
+            parts = self._turn[node] = [self._header]
+        return parts
+
+    def frame(self, node: str, link: str, text: str) -> None:
+        """A frame for the socket ``link`` that ``node`` holds."""
+        self._parts(node).append(f"F{link} {len(text)}\n{text}")
+
+    def close_link(self, node: str, link: str, code: int, reason: str) -> None:
+        """Close the socket ``link`` that ``node`` holds."""
+        self._parts(node).append(f"C{link} {code} {len(reason)}\n{reason}")
+
+    def message(self, node: str, link: str, text: str) -> None:
+        """A client's message from our socket ``link``, for the table's owner ``node``."""
+        self._parts(node).append(f"M{link} {len(text)}\n{text}")
+
+    def post(
+        self, node: str, envelope: dict[str, Any], heard: bool = False
+    ) -> asyncio.Future[int] | None:
+        """Send a control envelope to a node (in order, at the end of this loop turn, with
+        everything else of the turn to that node); with ``heard``, a future that gets how
+        many received it."""
+        text = _dumps(envelope)
+        self._parts(node).append(f"J{len(text)}\n{text}")
+        if not heard:
+            return None
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(node, []).append(future)
         return future
 
     def _end_of_turn(self) -> None:
         turn, self._turn = self._turn, {}
-        for node, (envelopes, futures) in turn.items():
-            body = envelopes[0] if len(envelopes) == 1 else {"op": "many", "items": envelopes}
-            self._outgoing.put_nowait((self.channel(node), _dumps(body), futures))
+        waiting, self._waiting = self._waiting, {}
+        for node, parts in turn.items():
+            self._outgoing.put_nowait(
+                (node, self.channel(node), "".join(parts), waiting.get(node, []))
+            )
 
     async def ask(self, node: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to a node and wait for its ``reply``."""
@@ -106,8 +197,9 @@ class Bus:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[rid] = future
         try:
-            heard = await self.post(node, {**envelope, "op": "rpc", "rid": rid, "from": self.node})
-            if not heard:
+            posted = self.post(node, {**envelope, "op": "rpc", "rid": rid, "from": self.node}, True)
+            assert posted is not None
+            if not await posted:
                 raise ConnectionError(f"node {node} is gone")
             return await asyncio.wait_for(future, timeout)
         finally:
@@ -116,7 +208,9 @@ class Bus:
     def reply(self, to: str, rid: str, body: dict[str, Any]) -> None:
         self.post(to, {"op": "reply", "rid": rid, "body": body})
 
-    async def _publish(self, batch: list[tuple[str, str, list[asyncio.Future[int]]]]) -> list[int]:
+    async def _publish(
+        self, batch: list[tuple[str, str, str, list[asyncio.Future[int]]]]
+    ) -> list[int]:
         """PUBLISH each of ``batch`` in one write on this node's own connection, and read
         the answers (how many received each) within one time limit: no pipeline object,
         pool round trip or timer per message."""
@@ -124,7 +218,7 @@ class Bus:
         if connection is None:
             connection = self._connection = await self.redis.connection_pool.get_connection()
         packed = connection.pack_commands(
-            [("PUBLISH", channel, text) for channel, text, _ in batch]
+            [("PUBLISH", channel, text) for _, channel, text, _ in batch]
         )
         await connection.send_packed_command(packed, check_health=False)
         counts: list[int] = []
@@ -153,7 +247,7 @@ class Bus:
     async def _send_forever(self) -> None:
         while True:
             batch = [await self._outgoing.get()]
-            while not self._outgoing.empty() and len(batch) < 512:
+            while not self._outgoing.empty() and len(batch) < MAX_BATCH:
                 batch.append(self._outgoing.get_nowait())
             while True:
                 try:
@@ -161,19 +255,26 @@ class Bus:
                     break
                 except asyncio.CancelledError:
                     raise
-                except Exception as error:  # Redis is down: the envelopes wait (bounded)
+                except Exception as error:  # Redis is down: the messages wait (bounded)
                     await self._drop_connection()
                     log.warning("publishing failed (%s); retrying", error)
                     await asyncio.sleep(0.2)
                     if self._outgoing.qsize() > 100_000:  # pragma: no cover - long outage
                         counts = [0] * len(batch)
                         break
-            for (_, _, futures), count in zip(batch, counts, strict=True):
+            for (node, _, _, futures), count in zip(batch, counts, strict=True):
                 self.published += 1
-                self.unheard += not count
                 for future in futures:
                     if not future.done():
-                        future.set_result(int(count))
+                        future.set_result(count)
+                if not count:
+                    self.unheard += 1
+                    try:
+                        self.receiver.unheard(node)
+                    except Exception as failure:
+                        log_failure(log, "a message that reached nobody", failure)
+
+    # -- receiving ---------------------------------------------------------------------------
 
     async def _listen(self) -> None:
         first = True
@@ -194,7 +295,7 @@ class Bus:
                     message = await pubsub.get_message(timeout=None)
                     if message is None:  # a subscription's confirmation
                         continue
-                    await self._dispatch(message["data"])
+                    self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -205,28 +306,35 @@ class Bus:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
-    async def _dispatch(self, data: Any) -> None:
+    def _dispatch(self, data: bytes | str) -> None:
+        receiver = self.receiver
         try:
-            envelope = json.loads(data)
-        except ValueError:
-            log.error("an envelope that is not JSON was dropped")
-            return
-        if envelope.get("op") == "many":
-            for item in envelope.get("items") or ():
-                if isinstance(item, dict):
-                    await self._handle(item)
-            return
-        await self._handle(envelope)
+            sender, items = records(data)
+            for kind, fields, payload in items:
+                try:
+                    if kind == FRAME:
+                        receiver.frame(fields[0], payload)
+                    elif kind == MESSAGE:
+                        receiver.message(sender, fields[0], payload)
+                    elif kind == CLOSE:
+                        receiver.closed(fields[0], int(fields[1]), payload)
+                    elif kind == ENVELOPE:
+                        self._envelope(json.loads(payload))
+                    else:
+                        log.error("a bus record of an unknown kind was dropped")
+                except (IndexError, ValueError):
+                    log.error("a malformed bus record was dropped")
+                except Exception as failure:  # one line each; the traceback once per place
+                    log_failure(log, f"handling a bus record ({kind})", failure)
+        except BadMessage as error:
+            log.error("a malformed bus message was dropped (%s)", error)
 
-    async def _handle(self, envelope: dict[str, Any]) -> None:
+    def _envelope(self, envelope: Any) -> None:
+        if not isinstance(envelope, dict):
+            raise ValueError("an envelope that is not an object")
         if envelope.get("op") == "reply":
             future = self._replies.get(envelope.get("rid", ""))
             if future is not None and not future.done():
                 future.set_result(envelope.get("body") or {})
             return
-        try:
-            result = self.handler(envelope)
-            if result is not None:
-                await result
-        except Exception as failure:  # one line each; the traceback once per place
-            log_failure(log, f"handling an envelope ({str(envelope.get('op'))[:20]})", failure)
+        self.receiver.envelope(envelope)

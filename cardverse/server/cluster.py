@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import random
 import secrets
@@ -95,10 +94,15 @@ class ProxyConn:
             self._queue(item)
 
     def _release(self, held: list[str | tuple[int, str]]) -> None:
-        self.cluster.outgoing(self, held)
+        for item in held:
+            self._queue(item)
 
     def _queue(self, item: str | tuple[int, str]) -> None:
-        self.cluster.outgoing(self, [item])
+        bus = self.cluster.bus
+        if isinstance(item, str):
+            bus.frame(self.node, self.cid, item)
+        else:
+            bus.close_link(self.node, self.cid, item[0], item[1])
 
 
 @dataclass
@@ -155,15 +159,13 @@ class Cluster:
         )
         self.redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(self.redis, self.node, settings.lease_ttl, settings.lease_renew)
-        self.bus = Bus(self.redis, self.node, self._on_envelope)
+        self.bus = Bus(self.redis, self.node, self)
         self.bus.on_reconnect = self._on_bus_reconnect
         self.proxies: dict[tuple[str, str], ProxyConn] = {}
         self.links: dict[str, Link] = {}
         self.gone = GoneNodes()  # nodes known to be gone (nobody on their channel)
         self._tasks: list[asyncio.Task[None]] = []
         self.ready = False  # the bus is subscribed and Redis answers
-        # frames for other nodes' sockets, sent once a loop turn: one envelope per node
-        self._outbox: dict[str, list[tuple[ProxyConn, str | tuple[int, str]]]] = {}
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -325,11 +327,13 @@ class Cluster:
         settings = self.service.settings
         cid = secrets.token_hex(8)
         self.links[cid] = Link(conn, table_id, owner)
-        heard = await self.bus.post(
+        posted = self.bus.post(
             owner,
             {"op": "attach", "t": table_id, "c": cid, "from": self.node, "watch": conn.watch_only},
+            heard=True,
         )
-        if not heard:
+        assert posted is not None
+        if not await posted:
             self.links.pop(cid, None)
             self.gone.add(owner)
             return False
@@ -357,24 +361,13 @@ class Cluster:
                     error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
                     conn.send(render(error.to_message(), None, None))
                     continue
-                future = self.bus.post(
-                    owner, {"op": "msg", "c": cid, "from": self.node, "text": text}
-                )
-                future.add_done_callback(lambda f: self._msg_heard(f, cid))
+                self.bus.message(owner, cid, text)
         finally:
             metrics.CONNECTIONS.labels("linked").dec()
             link = self.links.pop(cid, None)
             if link is not None and owner not in self.gone:
                 self.bus.post(owner, {"op": "detach", "c": cid, "from": self.node})
         return True
-
-    def _msg_heard(self, future: asyncio.Future[int], cid: str) -> None:
-        if future.cancelled() or future.result():
-            return
-        link = self.links.pop(cid, None)
-        if link is not None:
-            self.gone.add(link.owner)
-            link.conn.close(CLOSE_MOVED, "the table is moving to another server: reconnect")
 
     def _close_links(self, table_ids: set[str] | None, reason: str) -> None:
         for cid, link in list(self.links.items()):
@@ -389,33 +382,18 @@ class Cluster:
         for proxy in list(self.proxies.values()):
             self.drop_proxy(proxy)
 
-    # -- envelopes -----------------------------------------------------------------------------
+    # -- the bus's records (see bus.Receiver) ----------------------------------------------------
 
-    def outgoing(self, proxy: ProxyConn, items: list[str | tuple[int, str]]) -> None:
-        """Queue frames (or a close) for a proxy's socket; sent at the end of the turn."""
-        if not self._outbox:
-            asyncio.get_running_loop().call_soon(self._send_outbox)
-        queued = self._outbox.setdefault(proxy.node, [])
-        queued.extend((proxy, item) for item in items)
-
-    def _send_outbox(self) -> None:
-        outbox, self._outbox = self._outbox, {}
-        for node, items in outbox.items():
-            batch: list[list[Any]] = []
-            proxies: set[ProxyConn] = set()
-            for proxy, item in items:
-                proxies.add(proxy)
-                if isinstance(item, str):
-                    batch.append([proxy.cid, item])
-                else:
-                    batch.append([proxy.cid, item[0], item[1]])
-            future = self.bus.post(node, {"op": "frames", "batch": batch})
-            future.add_done_callback(functools.partial(self._heard, proxies))
-
-    def _heard(self, proxies: set[ProxyConn], future: asyncio.Future[int]) -> None:
-        if not future.cancelled() and future.result() == 0:  # the node is gone
-            for proxy in proxies:
-                self.drop_proxy(proxy)
+    def unheard(self, node: str) -> None:
+        """A message to ``node`` reached nobody: it is gone. Our sockets linked to its tables
+        find their new owner (they reconnect), and the proxies of its sockets are dropped."""
+        self.gone.add(node)
+        for cid, link in list(self.links.items()):
+            if link.owner == node:
+                self.links.pop(cid, None)
+                link.conn.close(CLOSE_MOVED, "the table is moving to another server: reconnect")
+        for proxy in [p for p in self.proxies.values() if p.node == node]:
+            self.drop_proxy(proxy)
 
     def drop_proxy(self, proxy: ProxyConn) -> None:
         self.proxies.pop((proxy.node, proxy.cid), None)
@@ -424,26 +402,21 @@ class Cluster:
         if table is not None:
             table.detach(proxy)
 
-    def _on_envelope(self, envelope: dict[str, Any]) -> None:
+    def frame(self, link: str, text: str) -> None:
+        """A frame from a table's owner for our socket ``link``, sent as it came."""
+        found = self.links.get(link)
+        if found is not None:
+            found.conn.send(text)
+
+    def closed(self, link: str, code: int, reason: str) -> None:
+        found = self.links.pop(link, None)
+        if found is not None:
+            found.conn.close(code, reason)
+
+    def envelope(self, envelope: dict[str, Any]) -> None:
         op = envelope.get("op")
-        if op == "frames":
-            for entry in envelope.get("batch", ()):
-                if len(entry) == 2:
-                    link = self.links.get(entry[0])
-                    if link is not None:
-                        link.conn.send(entry[1])
-                else:
-                    link = self.links.pop(entry[0], None)
-                    if link is not None:
-                        link.conn.close(int(entry[1]), str(entry[2]))
-        elif op == "close":
-            link = self.links.pop(envelope.get("c", ""), None)
-            if link is not None:
-                link.conn.close(int(envelope.get("code", 1000)), str(envelope.get("reason", "")))
-        elif op == "attach":
+        if op == "attach":
             self._attach(envelope)
-        elif op == "msg":
-            self._message(envelope)
         elif op == "detach":
             proxy = self.proxies.get((envelope.get("from", ""), envelope.get("c", "")))
             if proxy is not None:
@@ -455,30 +428,23 @@ class Cluster:
         node, cid = str(envelope["from"]), str(envelope["c"])
         table = self.service.tables.get(str(envelope["t"]))
         if table is None:  # not ours (any more): the socket must find the owner again
-            self.bus.post(
-                node,
-                {"op": "close", "c": cid, "code": CLOSE_MOVED, "reason": "the table moved"},
-            )
+            self.bus.close_link(node, cid, CLOSE_MOVED, "the table moved")
             return
         proxy = ProxyConn(self, node, cid, bool(envelope.get("watch")))
         self.proxies[(node, cid)] = proxy
         table.attach(proxy)
 
-    def _message(self, envelope: dict[str, Any]) -> None:
-        node, cid = str(envelope.get("from", "")), str(envelope.get("c", ""))
+    def message(self, node: str, cid: str, text: str) -> None:
+        """A client's message from a socket ``node`` holds for one of our tables."""
         proxy = self.proxies.get((node, cid))
         if proxy is None:  # not attached here (any more): the socket must find the owner again
-            if node:
-                self.bus.post(
-                    node,
-                    {"op": "close", "c": cid, "code": CLOSE_MOVED, "reason": "the table moved"},
-                )
+            self.bus.close_link(node, cid, CLOSE_MOVED, "the table moved")
             return
         table = proxy.table
         if table is None:
             return
         try:
-            message = parse_client_message(str(envelope.get("text", "")))
+            message = parse_client_message(text)
         except ProtocolError as error:  # it may repeat the client's own words (cards)
             echo = named_cards(error.received)
             proxy.send(render(error.to_message(), proxy.seat, table.game, echo=echo))

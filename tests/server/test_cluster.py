@@ -25,6 +25,7 @@ from server_support import Client, create_table, norm_action, record_actions_by_
 from test_server_hidden_cards import CARD, check_messages
 
 from cardverse.notation import replay_record
+from cardverse.server.bus import FRAME, records
 
 
 @pytest.fixture
@@ -107,25 +108,18 @@ def _frames_went_only_to_their_sockets_process(
     on one node's channel belongs to the same process (no hand crosses to another node)."""
     by_channel: dict[str, set[int]] = {}
     frames = 0
-    envelopes: list[tuple[str, dict[str, Any]]] = []
-    for channel, data in published:
-        envelope = json.loads(data)  # one envelope, or a turn's several to that node
-        items = envelope["items"] if envelope.get("op") == "many" else [envelope]
-        envelopes.extend((channel, item) for item in items)
-    for channel, envelope in envelopes:
-        if envelope.get("op") != "frames":
-            continue
-        for entry in envelope["batch"]:
-            if len(entry) != 2:
-                continue  # a close
-            text = entry[1]
-            frames += 1
-            holders = {index for index, got in raws.items() if text in got}
-            assert holders, f"a frame published on {channel} reached no client"
-            if CARD.search(text):
-                known = by_channel.setdefault(channel, set(holders))
-                known &= holders
-                assert known, f"frames with cards on {channel} went to several processes"
+    sent: list[tuple[str, str]] = []
+    for channel, data in published:  # a turn's records to one node
+        _, items = records(data)
+        sent.extend((channel, payload) for kind, _, payload in items if kind == FRAME)
+    for channel, text in sent:
+        frames += 1
+        holders = {index for index, got in raws.items() if text in got}
+        assert holders, f"a frame published on {channel} reached no client"
+        if CARD.search(text):
+            known = by_channel.setdefault(channel, set(holders))
+            known &= holders
+            assert known, f"frames with cards on {channel} went to several processes"
     return frames
 
 
