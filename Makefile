@@ -75,6 +75,7 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.durability_bench --tables 100 --duration 20
 	$(BIN)/python -m bench.create_burst_bench --tables 1500 --addresses 150
 	$(BIN)/python -m bench.people_bench
+	$(BIN)/python -m bench.redteam_probe_bench
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 	bash scripts/ensure-services.sh
 	$(BIN)/python -m bench.cluster_bench --tables 250 1000 --duration 15 --kills 20 --repeat 3

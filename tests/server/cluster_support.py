@@ -43,10 +43,13 @@ FAST_ARGS = (
 class Cluster:
     """Server processes on one database and one Redis; a killed one can be replaced."""
 
-    def __init__(self, root: Path, dsn: str, redis_url: str) -> None:
+    def __init__(
+        self, root: Path, dsn: str, redis_url: str, extra_args: tuple[str, ...] = ()
+    ) -> None:
         self.root = root
         self.dsn = dsn
         self.redis_url = redis_url
+        self.extra_args = extra_args  # after FAST_ARGS (the last of an option counts)
         self.procs: list[ServerProcess] = []
         self.paused: list[ServerProcess] = []  # stopped with SIGSTOP: not to connect to
         self.started = 0
@@ -65,6 +68,7 @@ class Cluster:
             "--redis",
             self.redis_url,
             *FAST_ARGS,
+            *self.extra_args,
             env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR},
             log_path=self.root / f"node{self.started}.log",
         ).start()

@@ -9,18 +9,6 @@ from typing import Any
 import pytest
 from server_support import ServerThread
 
-# A red-team test measures another table's round trips while it attacks (redteam_support's
-# under_probe). On a shared machine another test's burst can slow a probe past its bound once;
-# an attack that really blocks the server fails again on a fresh server, so such a failure, and
-# only such a failure (its message names the probe), gets one more run.
-PROBE_RERUN = pytest.mark.flaky(reruns=1, only_rerun=["probe p99"])
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name.startswith("test_redteam_"):
-            item.add_marker(PROBE_RERUN)
-
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerThread]:
