@@ -338,36 +338,48 @@ class Cluster:
             self.gone.add(owner)
             return False
         metrics.CONNECTIONS.labels("linked").inc()
+        loop = asyncio.get_running_loop()
+        wait = settings.ws_idle_timeout  # None: no limit
+        slack = min(10.0, wait / 10) if wait is not None else 0.0
         try:
-            while not conn.closing:
-                try:
-                    async with asyncio.timeout(settings.ws_idle_timeout):
-                        incoming = await websocket.receive()
-                except TimeoutError:
-                    conn.close(4010, "no message for too long")
-                    break
-                if incoming["type"] == "websocket.disconnect":
-                    break
-                text = incoming.get("text")
-                if not conn.limit.allow():
-                    if conn.limit.dropped > settings.flood_limit:
-                        conn.close(P.CLOSE_FLOOD, "too many messages")
+            # One idle timer a socket (as for a socket of this process's tables): it goes off
+            # between ``wait`` and ``wait`` + ``slack`` after the last message, and is moved
+            # on only when a message leaves it less than ``wait``.
+            async with asyncio.timeout(None) as idle:
+                while not conn.closing:
+                    if wait is not None:
+                        earliest, when = loop.time() + wait, idle.when()
+                        if when is None or not earliest <= when <= earliest + slack:
+                            idle.reschedule(earliest + slack)
+                    incoming = await websocket.receive()
+                    if incoming["type"] == "websocket.disconnect":
                         break
-                    if conn.limit.dropped == 1:
-                        error = P.rate_limited(settings.rate_per_second, settings.burst)
-                        conn.send(render(error.to_message(), None, None))
-                    continue
-                if text is None:
-                    error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
-                    conn.send(render(error.to_message(), None, None))
-                    continue
-                self.bus.message(owner, cid, text)
+                    self._from_linked(conn, owner, cid, incoming.get("text"))
+        except TimeoutError:
+            conn.close(P.CLOSE_IDLE, "no message for too long")
         finally:
             metrics.CONNECTIONS.labels("linked").dec()
             link = self.links.pop(cid, None)
             if link is not None and owner not in self.gone:
                 self.bus.post(owner, {"op": "detach", "c": cid, "from": self.node})
         return True
+
+    def _from_linked(self, conn: Any, owner: str, cid: str, text: str | None) -> None:
+        """A message of a linked socket: rate-limited here, read at the owner (a flood
+        closes the socket, which ends its loop)."""
+        settings = self.service.settings
+        if not conn.limit.allow():
+            if conn.limit.dropped > settings.flood_limit:
+                conn.close(P.CLOSE_FLOOD, "too many messages")
+            elif conn.limit.dropped == 1:
+                error = P.rate_limited(settings.rate_per_second, settings.burst)
+                conn.send(render(error.to_message(), None, None))
+            return
+        if text is None:
+            error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
+            conn.send(render(error.to_message(), None, None))
+            return
+        self.bus.message(owner, cid, text)
 
     def _close_links(self, table_ids: set[str] | None, reason: str) -> None:
         for cid, link in list(self.links.items()):
