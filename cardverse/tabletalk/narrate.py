@@ -5,8 +5,10 @@ into the ``event`` objects of docs/protocol.md. Each is named by its engine even
 (``played``, ``passed``, ``trick_ended``, ``revolution``, ``jack_back``, ``lock``, ``owed``,
 ``gave``, ``discarded``, ``went_out``, ``exchange``, ``round_over``) and carries the engine's
 values: a place counts from 0 (first place is 0), as in the engine. Cards are named as in
-notation.md. Cards that only two seats may see (an exchange give-back, a seven pass) go under
-``_private``, which the server's view filter resolves per recipient.
+notation.md. Which seats may see an event's cards is the engine's to say
+(:func:`cardverse.engine.events.for_seat`): cards that only some seats may see (an exchange
+give-back, a seven pass) go under ``_private``, naming those seats, and the server's view filter
+resolves them per recipient; the rest of the event is encoded once for everyone.
 """
 
 from __future__ import annotations
@@ -31,17 +33,32 @@ from ..engine.events import (
     RoundStarted,
     TrickEnded,
     WentOut,
+    for_seat,
 )
 
 
-def protocol_events(events: list[Event]) -> list[dict[str, Any]]:
-    """The protocol form of ``events``, in order (game_over is the table's to add)."""
+def protocol_events(events: list[Event], players: int) -> list[dict[str, Any]]:
+    """The protocol form of ``events`` at a table of ``players`` seats, in order (game_over is
+    the table's to add)."""
     out: list[dict[str, Any]] = []
     for event in events:
         told = _tell(event)
         if told is not None:
+            if isinstance(event, Gave | ExchangeGift):
+                _cards_for_whom_may_see(told, event, players)
             out.append(told)
     return out
+
+
+def _cards_for_whom_may_see(told: dict[str, Any], event: Gave | ExchangeGift, players: int) -> None:
+    """Put a passed hand's cards in ``told`` for the seats that :func:`for_seat` lets see them:
+    in the open when every seat may, else under ``_private`` with those seats."""
+    cards = mask_names(event.cards)
+    if for_seat(event, None) is event:
+        told["cards"] = cards
+        return
+    seats = [seat for seat in range(players) if for_seat(event, seat) is event]
+    told["_private"] = {"seats": seats, "cards": cards}
 
 
 def _tell(event: Event) -> dict[str, Any] | None:
@@ -84,7 +101,6 @@ def _tell(event: Event) -> dict[str, Any] | None:
             "seat": event.seat,
             "to": event.receiver,
             "count": event.number,
-            "_private": {"seats": [event.seat, event.receiver], "cards": mask_names(event.cards)},
         }
     if isinstance(event, Discarded):
         return {"event": event.kind, "seat": event.seat, "cards": mask_names(event.cards)}
@@ -98,7 +114,6 @@ def _tell(event: Event) -> dict[str, Any] | None:
             "seat": event.giver,
             "to": event.receiver,
             "count": event.number,
-            "_private": {"seats": [event.giver, event.receiver], "cards": mask_names(event.cards)},
         }
     if isinstance(event, RoundOver):
         return {

@@ -203,7 +203,9 @@ def replay_steps(data: Any) -> dict[str, Any]:
         for giver, _, cards in exchange[len(game.pairs) :]:
             names = mask_names(cards)
             action: dict[str, Any] = {"seat": giver, "action": "give", "cards": names}
-            events = protocol_events(game.apply(to_move(Action("give", tuple(names))), giver))
+            events = protocol_events(
+                game.apply(to_move(Action("give", tuple(names))), giver), game.rules.players
+            )
             if game.phase is Phase.PLAY:
                 events.append({"event": "exchange_done", "leader": game.leader})
             steps.append(_step(game, number, 0, "give_back", action, events))
@@ -211,7 +213,7 @@ def replay_steps(data: Any) -> dict[str, Any]:
             action = from_move(move, seat).to_json()
             if trick + 1 > len(entry["tricks"]):
                 entry["tricks"].append(len(steps))
-            events = protocol_events(game.apply(move, seat))
+            events = protocol_events(game.apply(move, seat), game.rules.players)
             steps.append(_step(game, number, trick + 1, "action", action, events))
     assert game is not None
     if done.over:

@@ -205,7 +205,9 @@ def _move(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     if data.get("actor") == "auto":
         state.away.record(seat, game.round_number, action)
     exchanging = game.phase is Phase.EXCHANGE
-    out.events.extend(protocol_events(game.apply(move, seat)))  # told from the engine's events
+    out.events.extend(
+        protocol_events(game.apply(move, seat), game.rules.players)
+    )  # told from the engine's events
     if exchanging and not game.pending:  # the exchange is over: play begins
         out.events.append({"event": "exchange_done", "leader": game.leader})
     state.v += 1
