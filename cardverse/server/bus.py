@@ -69,7 +69,7 @@ class Receiver(Protocol):
     def message(self, node: str, link: str, text: str) -> None: ...
 
     def unheard(self, node: str) -> None:
-        """A message to ``node`` reached nobody: that node is gone."""
+        """A message to ``node`` reached nobody (its subscription is gone, or going)."""
         ...
 
 

@@ -397,13 +397,18 @@ class Cluster:
     # -- the bus's records (see bus.Receiver) ----------------------------------------------------
 
     def unheard(self, node: str) -> None:
-        """A message to ``node`` reached nobody: it is gone. Our sockets linked to its tables
-        find their new owner (they reconnect), and the proxies of its sockets are dropped."""
-        self.gone.add(node)
+        """A message to ``node`` reached nobody: the proxies of its sockets are dropped, and
+        our sockets linked to its tables find their owner again (they reconnect); if it owned
+        tables our sockets use, it is taken for gone (its leases may be taken over at once).
+        A node that only holds sockets of our tables is not: it may be re-subscribing."""
+        owned = False
         for cid, link in list(self.links.items()):
             if link.owner == node:
+                owned = True
                 self.links.pop(cid, None)
                 link.conn.close(CLOSE_MOVED, "the table is moving to another server: reconnect")
+        if owned:
+            self.gone.add(node)
         for proxy in [p for p in self.proxies.values() if p.node == node]:
             self.drop_proxy(proxy)
 
