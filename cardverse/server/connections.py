@@ -124,7 +124,7 @@ def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicor
         from .sockets import socket_server
 
         serve = socket_server(state)
-        hub = SocketHub(serve, limits.ws_ping_interval, limits.ws_ping_timeout, max_size)  # type: ignore[arg-type]
+        hub = SocketHub(serve, limits.ws_ping_interval, limits.ws_ping_timeout, max_size)
     protocol = type(
         "TimedH11Protocol",
         (TimedH11Protocol,),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
@@ -239,7 +241,7 @@ def _refuse(sock: TableSocket, error: ProtocolError, code: int) -> None:
     sock.close(code, error.code)
 
 
-def socket_server(state: object) -> object:
+def socket_server(state: object) -> Callable[[TableSocket], Coroutine[Any, Any, None]]:
     """What serves each new table socket of the app whose ``state`` this is."""
 
     async def serve(sock: TableSocket) -> None:

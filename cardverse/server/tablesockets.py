@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 from urllib.parse import unquote
 
@@ -89,7 +89,7 @@ class TableSocket(WSListener):
         self.transport: WSTransport | None = None
         self.conn: Any = None  # sockets.WsConnection, once made
         self.on_message: Callable[[Incoming], None] | None = None
-        self._pending: deque[Incoming] = deque()
+        self._pending: deque[Incoming] | None = None  # made when a message must wait
         self._waiter: asyncio.Future[None] | None = None
         self._fragments: list[bytes] | None = None
         self._fragments_size = 0
@@ -180,7 +180,10 @@ class TableSocket(WSListener):
         if handler is not None:
             handler(item)
             return
-        self._pending.append(item)
+        pending = self._pending
+        if pending is None:
+            pending = self._pending = deque()
+        pending.append(item)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -188,7 +191,7 @@ class TableSocket(WSListener):
     def hand_to(self, handler: Callable[[Incoming], None]) -> None:
         """From now on ``handler`` takes each message as it comes (first those that waited)."""
         self.on_message = handler
-        pending = self._pending
+        pending, self._pending = self._pending, None
         while pending and self.on_message is handler:
             handler(pending.popleft())
 
@@ -201,9 +204,11 @@ class TableSocket(WSListener):
                 await self._waiter
             finally:
                 self._waiter = None
-        item = self._pending.popleft()
+        pending = self._pending
+        assert pending is not None
+        item = pending.popleft()
         if item is None:
-            self._pending.appendleft(None)  # gone: every later call says so too
+            pending.appendleft(None)  # gone: every later call says so too
             return {"type": "websocket.disconnect"}
         if isinstance(item, str):
             return {"type": "websocket.receive", "text": item}
@@ -292,7 +297,7 @@ class SocketHub:
 
     def __init__(
         self,
-        serve: Callable[[TableSocket], Any],
+        serve: Callable[[TableSocket], Coroutine[Any, Any, None]],
         ping_interval: float | None,
         ping_timeout: float | None,
         max_size: int,
@@ -365,6 +370,12 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("serving a WebSocket failed", exc_info=task.exception())
 
 
+#: Set on a transport between uvicorn's protocol and picows': uvloop keeps the last plain
+#: protocol's ``data_received`` when it is given a buffered one, which kept uvicorn's whole
+#: HTTP protocol (its parser, headers and scope: about 1.8 KiB) alive for each connection.
+_HANDED_OVER = asyncio.Protocol()
+
+
 def hand_over(hub: SocketHub, http: Any, head: bytes) -> None:
     """Give the connection of uvicorn's HTTP protocol ``http`` (its request's ``head`` read) to
     picows."""
@@ -372,5 +383,6 @@ def hand_over(hub: SocketHub, http: Any, head: bytes) -> None:
     protocol = TableSocketProtocol(hub, http.server_state)
     transport = http.transport
     protocol.connection_made(transport)
+    transport.set_protocol(_HANDED_OVER)
     transport.set_protocol(protocol)
     protocol.feed(head)
