@@ -260,6 +260,7 @@ async def table_socket(state: object, sock: TableSocket) -> None:
         return
     networks = read_networks(settings.trusted_proxies)
     address = client_address(sock.peer, sock.headers.getall("x-forwarded-for", []), networks)
+    sock.forget_request()  # the headers are read
     if not limits.connect(address):
         error = ProtocolError(
             "too_many_connections",

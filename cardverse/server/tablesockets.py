@@ -40,6 +40,9 @@ CLOSE_PROTOCOL_ERROR = 1002
 CLOSE_BAD_DATA = 1007  # a text message that is not UTF-8
 READ_BUFFER = 2048  # picows grows it when a frame needs more (messages here are small)
 
+#: The first bytes of a text frame of fewer than 126 bytes (FIN, text, its length).
+_SHORT_HEADS = tuple(bytes((0x81, size)) for size in range(126))
+
 # picows names each connection's logger after a logging.Logger it is given (one object per
 # connection); an adapter is used as it is, one for all.
 _PICOWS_LOG = logging.LoggerAdapter(logging.getLogger("cardverse.server.ws"), {})
@@ -217,9 +220,31 @@ class TableSocket(WSListener):
     # -- messages out ----------------------------------------------------------------------------
 
     def send_text(self, text: str) -> None:
+        """Write a text frame. The frame is made here and written to the socket's transport
+        (a server's frames are not masked): picows' own ``send`` copies each frame into a
+        buffer of the connection's that stays as large as its largest frame (up to 8 KiB)."""
         transport = self.transport
-        if transport is not None and not self.close_sent and not self.gone:
-            transport.send(WSMsgType.TEXT, text)
+        if transport is None or self.close_sent or self.gone:
+            return
+        data = text.encode()
+        size = len(data)
+        if size < 126:
+            head = _SHORT_HEADS[size]
+        elif size < 65536:
+            head = b"\x81\x7e" + size.to_bytes(2, "big")
+        else:
+            head = b"\x81\x7f" + size.to_bytes(8, "big")
+        transport.underlying_transport.write(head + data)
+
+    def forget_request(self) -> None:
+        """Drop the request's and the answer's headers (read once, when the socket is set
+        up; picows keeps both for the connection's life, in browsers with their cookies)."""
+        transport = self.transport
+        if transport is not None:
+            transport.request.headers.clear()
+            if transport.response is not None:
+                transport.response.headers.clear()
+        self.headers = None
 
     def buffered(self) -> int:
         """Bytes written and not yet taken by the socket."""
