@@ -1,10 +1,12 @@
 """The WebSocket paths side by side (``make bench``; not a test): the server's CPU per
-message round trip of uvicorn's legacy ``websockets`` protocol, its ``websockets-sansio`` one
-(what the server runs, cardverse/server/connections.py) and, when the package is installed,
-``picows`` (a WebSocket server written in Cython, outside ASGI).
+message round trip of uvicorn's legacy ``websockets`` protocol, its ``websockets-sansio`` one,
+``picows`` alone (a WebSocket server written in Cython, outside ASGI), and ``handover``, what
+the game server runs: uvicorn reads the upgrade request and hands the connection to picows
+(cardverse/server/connections.py and tablesockets.py).
 
 Each server runs in its own process and echoes text frames (behind Starlette's WebSocket route
-for the two uvicorn paths, as the game server is; picows calls its listener with each frame).
+for the two uvicorn paths; picows calls its listener with each frame, and ``handover`` hands
+each message to the callback the game server's table would be).
 This process opens ``--connections`` WebSockets and makes round trips of a ``--size``-character
 text on each for ``--duration`` seconds, the paths alternately, ``--repeat`` times; the server's
 CPU per round trip (median) is what a message costs that path. (The round trips a second
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ws-paths.json"
-PATHS = ("websockets", "websockets-sansio", "picows")
+PATHS = ("websockets", "websockets-sansio", "picows", "handover")
 
 
 def _serve(path: str) -> None:
@@ -42,6 +44,9 @@ def _serve(path: str) -> None:
         uvloop.install()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    # Listening before the server has started: a client that connects while it is still
+    # starting (a loaded machine) waits instead of being refused and measuring nothing.
+    sock.listen(2048)
     port = sock.getsockname()[1]
     if path == "picows":
         from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_create_server
@@ -66,13 +71,36 @@ def _serve(path: str) -> None:
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
+    if path == "handover":
+        from cardverse.server.connections import ConnectionLimits, uvicorn_config
+        from cardverse.server.tablesockets import Incoming, SocketHub, TableSocket
+
+        async def serve(sock: TableSocket) -> None:
+            def echo(text: Incoming) -> None:
+                if isinstance(text, str):
+                    sock.send_text(text)
+
+            sock.hand_to(echo)
+
+        config = uvicorn_config(
+            Starlette(), ConnectionLimits(), lifespan="off", log_level="warning"
+        )
+        config.http = type(
+            "EchoH11Protocol",
+            (config.http,),  # type: ignore[misc]
+            {"socket_hub": SocketHub(serve, None, None, 1 << 20)},
+        )
+        print(port, flush=True)
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
         with contextlib.suppress(WebSocketDisconnect):
             while True:
                 await websocket.send_text(await websocket.receive_text())
 
-    app = Starlette(routes=[WebSocketRoute("/", echo)])
+    app = Starlette(routes=[WebSocketRoute("/ws/echo", echo)])
     config = uvicorn.Config(
         app,
         ws=path,  # type: ignore[arg-type]
@@ -99,7 +127,7 @@ async def _round_trips(port: int, pid: int, args: argparse.Namespace) -> tuple[i
 
     async def one(index: int) -> None:
         async with websockets.connect(
-            f"ws://127.0.0.1:{port}/", compression=None, ping_interval=None
+            f"ws://127.0.0.1:{port}/ws/echo", compression=None, ping_interval=None
         ) as ws:
             while not stop.is_set():
                 await ws.send(text)

@@ -21,6 +21,8 @@ MAX_BODY_BYTES = 16 * 1024
 class RateLimit:
     """A token bucket: ``rate`` messages a second with bursts up to ``burst``."""
 
+    __slots__ = ("burst", "dropped", "last", "rate", "tokens")
+
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = float(burst)

@@ -15,7 +15,8 @@ HTTP:
 - ``GET /api/operator``: counts of tables, connections and the store, for the operator only
   (``Authorization: Bearer <operator token>`` or an operator address), 404 otherwise.
 
-WebSocket ``/ws/{table_id}``: see docs/protocol.md. Every resource a client can make the server
+WebSocket ``/ws/{table_id}``: see docs/protocol.md; it is served by picows beside this app, on
+the same port (:mod:`.tablesockets`, :mod:`.sockets`). Every resource a client can make the server
 spend is bounded here or in :class:`~cardverse.server.tables.Settings`: request bodies (read no
 further than the limit), tables created per address, connections per address, each
 connection's unread output (in messages and bytes: a connection that does not drain within
@@ -35,8 +36,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.routing import BaseRoute, Route
 
 from ..guards import SecurityHeaders, origin_allowed
 from . import protocol as P
@@ -51,13 +51,10 @@ from .answers import (
     refusal,
     try_again,
 )
-from .cluster import CLOSE_TRY_AGAIN
 from .eventlog import StoreUnavailable
 from .protocol import ProtocolError
 from .proxies import TrustedProxies, read_networks
-from .sockets import table_socket
 from .tables import Settings, TableService
-from .viewfilter import render
 
 log = logging.getLogger("cardverse.server")
 
@@ -82,20 +79,12 @@ class Pages:
 
 def outage_handler(page: ErrorPage | None) -> Callable[..., Any]:
     """The handler of a request that met the database or Redis down: ``try_again`` (503,
-    Retry-After; a WebSocket: the error, then close code 1013); a person's page gets ``page``
-    (the error page in their language) when one is given. (Handlers answer their own outages;
-    this catches any that reaches the app.)"""
+    Retry-After); a person's page gets ``page`` (the error page in their language) when one is
+    given. (Handlers answer their own outages; this catches any that reaches the app. The
+    table WebSockets are not the app's: :mod:`.sockets` answers theirs.)"""
 
     async def outage(connection: HTTPConnection, exc: Exception) -> Response | None:
         log.warning("%s: %s", connection.url.path[:100], str(exc)[:200])
-        if connection.scope["type"] == "websocket":
-            assert isinstance(connection, WebSocket)
-            with contextlib.suppress(Exception):
-                if connection.application_state is WebSocketState.CONNECTING:
-                    await connection.accept()
-                await connection.send_text(render(try_again().to_message(), None, None))
-                await connection.close(CLOSE_TRY_AGAIN, "try again")
-            return None
         assert isinstance(connection, Request)
         if page is not None and not connection.url.path.startswith(SERVER_PREFIXES):
             shown = page(connection, 503, {"Retry-After": str(TRY_AGAIN_SECONDS)})
@@ -335,8 +324,6 @@ def create_server_app(settings: Settings, pages: Pages | None = None) -> Starlet
             Route("/api/invites/{code}", find_invite, methods=["GET"]),
             Route("/api/tables/{table_id}/records/{number:int}", get_record, methods=["GET"]),
             Route("/api/watch/{watch_id}/records/{number:int}", get_record, methods=["GET"]),
-            WebSocketRoute("/ws/{table_id}", table_socket),
-            WebSocketRoute("/ws/watch/{watch_id}", table_socket),
             *pages.routes,  # the web pages, handed in (cardverse.application)
         ],
         # the web's error pages, handed in; try_again when a backend is down

@@ -310,7 +310,7 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         "--send-timeout",
         type=_positive,
         default=d.send_timeout,
-        help="seconds a connection may take to accept a message before it is aborted "
+        help="seconds a connection's full send buffer may take to drain before it is aborted "
         f"({_shown(d.send_timeout)})",
     )
     limits.add_argument(

@@ -1,14 +1,17 @@
-"""The HTTP server's side of connections: uvicorn's settings and idle/half-open time-outs.
+"""The HTTP server's side of connections: uvicorn's settings and idle/half-open time-outs, and
+where a table's WebSocket leaves uvicorn.
 
 uvicorn closes a keep-alive connection that stays idle *between* requests, but keeps a
 connection that never sends a request, or stops half-way through a request's head or body, for
 ever. :class:`TimedH11Protocol` closes such a connection after ``request_timeout`` seconds, and
 stops reading a request whose answer was sent before its body was read (a body over the limit
-is not parsed to its end on the event loop); a WebSocket (once upgraded) is left to its own
-pings (``ws_ping_interval``/``ws_ping_timeout``, the heartbeat of
-:mod:`cardverse.tabletalk.heartbeat`: half-open sockets) and to the server's idle time-out for
-WebSockets (:attr:`~cardverse.server.tables.Settings.ws_idle_timeout`). :func:`uvicorn_config`
-gathers every setting the server runs with, for ``cardverse serve`` and the tests alike.
+is not parsed to its end on the event loop). An upgrade to a table's WebSocket is handed to
+picows on the same connection (:mod:`.tablesockets`; one port for the whole site), which keeps
+it to the heartbeat (``ws_ping_interval``/``ws_ping_timeout``, :mod:`cardverse.tabletalk.
+heartbeat`: half-open sockets) and to the server's idle time-out for WebSockets
+(:attr:`~cardverse.server.tables.Settings.ws_idle_timeout`). :func:`uvicorn_config` gathers
+every setting the server runs with, for ``cardverse serve`` and the tests alike: a server
+started without it has no table WebSockets.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..tabletalk.heartbeat import PING_INTERVAL, PING_TIMEOUT
 from .protocol import MAX_MESSAGE_BYTES
+from .tablesockets import SocketHub, hand_over, route
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class TimedH11Protocol(H11Protocol):
 
     request_timeout = 10.0
     DISCARD_LIMIT = 64 * 1024
+    socket_hub: SocketHub | None = None  # the app's table WebSockets (picows), if it has any
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -79,6 +84,21 @@ class TimedH11Protocol(H11Protocol):
             self._request_timer = None
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        """A table's WebSocket goes to picows (:mod:`.tablesockets`); any other to uvicorn's."""
+        hub = self.socket_hub
+        if hub is None or route(event.target) is None:
+            super().handle_websocket_upgrade(event)
+            return
+        head = [event.method, b" ", event.target, b" HTTP/1.1\r\n"]
+        for name, value in self.headers:
+            head += [name, b": ", value, b"\r\n"]
+        head.append(b"\r\n")
+        if self._request_timer is not None:
+            self._request_timer.cancel()
+            self._request_timer = None
+        hand_over(hub, self, b"".join(head))
+
     def _on_request_timeout(self) -> None:
         self._request_timer = None
         transport = self.transport
@@ -95,16 +115,30 @@ class TimedH11Protocol(H11Protocol):
 
 def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicorn.Config:
     """uvicorn's configuration for the app with these limits (``options`` are passed on)."""
+    max_size = options.get("ws_max_size", 64 * MAX_MESSAGE_BYTES)
+    state = getattr(app, "state", None)
+    hub = None
+    if state is not None and getattr(state, "service", None) is not None:
+        # imported here: the endpoint imports the metrics, which must come after
+        # PROMETHEUS_MULTIPROC_DIR is set (cli.serve with --workers)
+        from .sockets import socket_server
+
+        serve = socket_server(state)
+        hub = SocketHub(serve, limits.ws_ping_interval, limits.ws_ping_timeout, max_size)
     protocol = type(
-        "TimedH11Protocol", (TimedH11Protocol,), {"request_timeout": limits.request_timeout}
+        "TimedH11Protocol",
+        (TimedH11Protocol,),
+        {"request_timeout": limits.request_timeout, "socket_hub": hub},
     )
     settings: dict[str, Any] = {
         "http": protocol,
-        # websockets' sans-I/O protocol: the leanest of uvicorn's (bench/server_bench.py A/B
-        # against the legacy one: less CPU and memory per action); no per-message compression
-        # (frames are small and each is sent once: deflate would cost CPU per frame).
+        # uvicorn's upgrade is taken only with a WebSocket protocol set: the tables' is handed
+        # to picows (TimedH11Protocol.handle_websocket_upgrade); any other WebSocket address
+        # gets websockets' sans-I/O protocol, and the app, which has no WebSocket route, 403.
+        # No per-message compression anywhere (frames are small and each is sent once).
         "ws": "websockets-sansio",
-        "ws_max_size": 64 * MAX_MESSAGE_BYTES,  # larger: refused with a message, not closed
+        "ws_max_size": max_size,  # 64 × MAX_MESSAGE_BYTES: larger is closed (1009), smaller but
+        # over MAX_MESSAGE_BYTES is refused with a message
         "ws_per_message_deflate": False,
         "ws_ping_interval": limits.ws_ping_interval,
         "ws_ping_timeout": limits.ws_ping_timeout,

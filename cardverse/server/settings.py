@@ -21,9 +21,9 @@ class Settings:
     rate_per_second: float = 20.0  # client messages per second per connection ...
     burst: int = 40  # ... with bursts up to this many
     flood_limit: int = 100  # messages dropped in a row by the rate limit: the connection closes
-    outbox_limit: int = 2000  # messages queued for a connection that does not read: aborted
-    outbox_bytes: int = 1 << 20  # bytes queued for a connection that does not read: aborted
-    send_timeout: float = 10.0  # a message not taken by the socket in this time: aborted
+    outbox_limit: int = 2000  # messages written while its send buffer is full: aborted
+    outbox_bytes: int = 1 << 20  # bytes unread in a connection's send buffer: aborted
+    send_timeout: float = 10.0  # a full send buffer that does not drain in this time: aborted
     ws_idle_timeout: float | None = 300.0  # no message from a connection for this long: closed
     standby_timeout: float = 10.0  # a connection over the watcher limit must join within this
     max_watchers: int = 100  # connections watching one table without a seat

@@ -1,28 +1,30 @@
 """The WebSocket endpoint ``/ws/{table_id}`` (and ``/ws/watch/{watch_id}``): accepting a socket
 within the address's limits, finding its table (here, or linked to the process that owns it),
-reading its messages under the rate and idle limits, and :class:`WsConnection`, the bounded
-outbox its table writes to (docs/protocol.md)."""
+reading its messages under the rate and idle limits, and :class:`WsConnection`, what its table
+writes to (docs/protocol.md). The frames themselves are picows' (:mod:`.tablesockets`).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
+from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..guards import origin_allowed
 from . import protocol as P
-from .answers import AddressLimits, RateLimit, client_address, find_table, no_table, try_again
+from .answers import AddressLimits, RateLimit, find_table, no_table, try_again
 from .cluster import CLOSE_TRY_AGAIN
 from .eventlog import HeldMessages, StoreUnavailable
 from .failures import internal_error, log_failure
 from .metrics import observe_action
 from .protocol import ProtocolError, parse_client_message
+from .proxies import client_address, read_networks
 from .tables import Table, TableService
+from .tablesockets import Incoming, TableSocket
 from .viewfilter import named_cards, render
 from .wire import Synced
 
@@ -30,62 +32,75 @@ log = logging.getLogger("cardverse.server")
 
 
 class WsConnection:
-    """One browser tab's WebSocket: an outbox drained in order by a writer task.
+    """One browser tab's WebSocket, as its table sees it: messages written straight to the
+    socket, in order, each once the store has committed what it tells (nothing is told before
+    it is durable: :meth:`EventStore.after_commit`).
 
-    The outbox is bounded in messages and in bytes; a message the socket does not take within
-    ``send_timeout`` (a client that stopped reading) or an outbox over its bounds aborts the
-    transport: nothing more is queued or waited for. While the store has a transaction open,
-    messages wait for its commit (:meth:`EventStore.after_commit`): nothing is told before it is
-    durable.
+    A client that does not read is dropped: while the socket's write buffer is over its high
+    mark (``pause_writing``), a buffer over ``outbox_bytes``, more than ``outbox_limit``
+    messages written, or ``send_timeout`` seconds without it draining, abort the transport.
     """
 
-    def __init__(self, websocket: WebSocket, service: TableService) -> None:
+    __slots__ = (
+        "_held",
+        "_idle",
+        "_paused_writes",
+        "_stall",
+        "aborted",
+        "closing",
+        "limit",
+        "seat",
+        "service",
+        "settings",
+        "sock",
+        "standby",
+        "synced",
+        "table",
+        "watch_only",
+    )
+
+    def __init__(self, sock: TableSocket, service: TableService) -> None:
         settings = service.settings
-        self.websocket = websocket
+        self.sock = sock
         self.service = service
-        self.store = service.store
+        self.settings = settings
         self.seat: int | None = None
         self.table: Table | None = None
         self.standby = False  # over the table's watcher limit: may only join
         self.watch_only = False  # made with the watch link: may never take a seat
         self.synced: Synced | None = None  # what it holds of the game (the table keeps it)
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
-        self.outbox_limit = settings.outbox_limit
-        self.outbox_bytes = settings.outbox_bytes
-        self.send_timeout = settings.send_timeout
-        self.outbox: deque[str | tuple[int, str]] = deque()
-        self.queued = 0  # bytes (characters) in the outbox
-        self._held = HeldMessages(self.store, self._release)  # waiting for the store's commit
-        self._wakeup: asyncio.Future[None] | None = None
+        self._held = HeldMessages(service.store, self._release)  # waiting for the store's commit
         self.closing = False
         self.aborted = False
-        self.writer: asyncio.Task[None] | None = None
-        self._sending_since: float | None = None  # when the message being sent was taken
-        self._watchdog: asyncio.TimerHandle | None = None  # see _watch_sending
-
-    def start(self) -> None:
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self._paused_writes: int | None = None  # messages written while the socket is full
+        self._stall: asyncio.TimerHandle | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        sock.conn = self
 
     def _put(self, item: str | tuple[int, str]) -> None:
         if not self._held.hold(item):
-            self._enqueue(item)
+            self._write(item)
 
     def _release(self, held: list[str | tuple[int, str]]) -> None:
         for item in held:
-            self._enqueue(item)
+            self._write(item)
 
-    def _enqueue(self, item: str | tuple[int, str]) -> None:
+    def _write(self, item: str | tuple[int, str]) -> None:
         if self.aborted:
             return
-        if isinstance(item, str):
-            self.queued += len(item)
-            if self.queued > self.outbox_bytes or len(self.outbox) >= self.outbox_limit:
+        if not isinstance(item, str):
+            self.sock.close(*item)
+            return
+        self.sock.send_text(item)
+        if self._paused_writes is not None:
+            self._paused_writes += 1
+            settings = self.settings
+            if (
+                self._paused_writes > settings.outbox_limit
+                or self.sock.buffered() > settings.outbox_bytes
+            ):
                 self.abort("unread", "it does not read its messages")
-                return
-        self.outbox.append(item)
-        wakeup = self._wakeup
-        if wakeup is not None and not wakeup.done():
-            wakeup.set_result(None)
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -98,132 +113,173 @@ class WsConnection:
             self._put((code, reason))
 
     def abort(self, kind: str, why: str) -> None:
-        """Drop the connection at once: the transport is aborted, nothing queued is sent.
+        """Drop the connection at once: the transport is aborted, nothing held is sent.
         ``kind`` counts it (``unread``: over the outbox's bounds; ``stalled``: over time)."""
         if self.aborted:
             return
         self.service.aborted[kind] = self.service.aborted.get(kind, 0) + 1
         self.aborted = self.closing = True
-        self.outbox.clear()
         self._held.clear()
-        self.queued = 0
         log.warning("aborting a connection: %s", why)
-        transport = _transport(self.websocket)
-        if transport is not None:
-            transport.abort()
-        writer = self.writer
-        if writer is not None and not writer.done() and writer is not asyncio.current_task():
-            writer.cancel()
+        self._stop_timers()
+        self.sock.abort()
 
-    def _watch_sending(self) -> None:
-        """The send watchdog: a message taken longer than ``send_timeout`` aborts the
-        connection. One timer a connection, looking at when the current send began, instead
-        of a timer moved for every message; it lapses while nothing is being sent."""
-        self._watchdog = None
-        since = self._sending_since
-        if since is None or self.aborted:
+    def pause_writing(self) -> None:
+        """The socket's write buffer went over its high mark: the client reads slower than it
+        is written to. It must drain within ``send_timeout``."""
+        self._paused_writes = 0
+        if self.sock.buffered() > self.settings.outbox_bytes:
+            self.abort("unread", "it does not read its messages")
             return
-        loop = asyncio.get_running_loop()
-        due = since + self.send_timeout
-        if loop.time() >= due:
-            self.abort("stalled", f"a message was not taken within {self.send_timeout:g} s")
-        else:
-            self._watchdog = loop.call_at(due, self._watch_sending)
+        if self._stall is None:
+            timeout = self.settings.send_timeout
+            self._stall = asyncio.get_running_loop().call_later(
+                timeout,
+                lambda: self.abort("stalled", f"a message was not taken within {timeout:g} s"),
+            )
 
-    async def _write(self) -> None:
-        websocket = self.websocket
-        outbox = self.outbox
-        loop = asyncio.get_running_loop()
+    def resume_writing(self) -> None:
+        self._paused_writes = None
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def finish(self) -> None:
+        """The client's side ended, or this side is done: close (after what is held)."""
+        self.close(1000, "")
+
+    # -- reading, once the table is attached ---------------------------------------------------
+
+    def arm_idle(self) -> None:
+        """One idle timer a connection, not moved for every message: when it goes off it
+        looks at when the last message came (the rate limit's clock) and either closes the
+        connection or sets itself for the rest of the time."""
+        settings = self.settings
+        wait = settings.standby_timeout if self.standby else settings.ws_idle_timeout
+        if wait is None or self.closing:
+            self._idle = None
+            return
+        left = self.limit.last + wait - time.monotonic()
+        if left <= 0:
+            self._idle = None
+            self.close(P.CLOSE_IDLE, "no message for too long")
+            self._end()
+            return
+        self._idle = asyncio.get_running_loop().call_later(left, self.arm_idle)
+
+    def on_message(self, text: Incoming) -> None:
+        """One message from the client (None: the connection is gone)."""
+        current = self.table
+        if text is None or current is None:  # gone, or replaced by a newer connection
+            self._end()
+            return
+        if self.closing:
+            return
+        settings = self.settings
+        if not self.limit.allow():
+            if self.limit.dropped > settings.flood_limit:
+                self.close(P.CLOSE_FLOOD, "too many messages")
+                self._end()
+            elif self.limit.dropped == 1:
+                error = P.rate_limited(settings.rate_per_second, settings.burst)
+                self.send(render(error.to_message(), self.seat, current.game))
+            return
+        if not isinstance(text, str):
+            error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
+            self.send(render(error.to_message(), self.seat, current.game))
+            return
         try:
-            while True:
-                while outbox:
-                    item = outbox.popleft()
-                    self._sending_since = loop.time()
-                    if self._watchdog is None:
-                        self._watchdog = loop.call_at(
-                            self._sending_since + self.send_timeout, self._watch_sending
-                        )
-                    if isinstance(item, str):
-                        self.queued -= len(item)
-                        await websocket.send_text(item)
-                        continue
-                    code, reason = item
-                    if websocket.application_state is not WebSocketState.DISCONNECTED:
-                        await websocket.close(code, reason)
-                    return
-                self._sending_since = None
-                self._wakeup = loop.create_future()
-                await self._wakeup
-                self._wakeup = None
-        except (WebSocketDisconnect, RuntimeError, OSError):
+            message = parse_client_message(text)
+        except ProtocolError as error:  # it may repeat the client's own words (cards)
+            echo = named_cards(error.received)
+            self.send(render(error.to_message(), self.seat, current.game, echo=echo))
             return
-        except asyncio.CancelledError:
+        except Exception as failure:  # never the client's fault: it is told, goes on
+            log_failure(log, "reading a client message", failure)
+            self.send(render(internal_error(), self.seat, current.game))
             return
-        except Exception:  # pragma: no cover - a transport failure
-            log.exception("writing to a connection failed")
-        finally:
-            self.closing = True
-            self._sending_since = None
-            if self._watchdog is not None:
-                self._watchdog.cancel()
-                self._watchdog = None
+        started = time.perf_counter()
+        current.handle(self, message)
+        observe_action(message.type, time.perf_counter() - started)
 
-    async def finish(self) -> None:
-        """Stop the writer once the queued messages are out (the reader has ended)."""
-        self.closing = True
-        self._put((1000, ""))
-        if self.writer is not None:
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(self.writer), timeout=self.send_timeout)
-            if not self.writer.done():
-                self.abort("stalled", "it did not take its last messages")
+    def _end(self) -> None:
+        """Reading is over: leave the table, and close once what is held is out."""
+        self.sock.on_message = _ignore
+        if self.table is not None:
+            self.table.detach(self)
+        self.finish()
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
 
-
-def _transport(websocket: WebSocket) -> asyncio.Transport | None:
-    """The connection's transport (uvicorn's protocol object is the ASGI ``send``'s owner)."""
-    owner = getattr(getattr(websocket, "_send", None), "__self__", None)
-    transport = getattr(owner, "transport", None)
-    return transport if isinstance(transport, asyncio.BaseTransport) else None  # type: ignore[return-value]
+    def _stop_timers(self) -> None:
+        for timer in (self._stall, self._idle):
+            if timer is not None:
+                timer.cancel()
+        self._stall = self._idle = None
 
 
-async def _refuse_socket(websocket: WebSocket, error: ProtocolError, code: int) -> None:
-    await websocket.accept()
-    await websocket.send_text(render(error.to_message(), None, None))
-    await websocket.close(code, error.code)
+def _ignore(item: Incoming) -> None:
+    return None
 
 
-async def table_socket(websocket: WebSocket) -> None:
-    service: TableService = websocket.app.state.service
+def origin_allowed(sock: TableSocket, allowed: tuple[str, ...] | list[str]) -> bool:
+    """The socket's ``Origin`` is the site itself (same host and port as ``Host``) or one of
+    ``allowed`` (see :func:`cardverse.guards.origin_allowed`, the same rule for HTTP)."""
+    origin = sock.headers.get("origin")
+    if origin is None:
+        return True
+    if "*" in allowed or origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    host = sock.headers.get("host")
+    return parts.scheme in ("http", "https") and host is not None and parts.netloc == host
+
+
+def _refuse(sock: TableSocket, error: ProtocolError, code: int) -> None:
+    sock.send_text(render(error.to_message(), None, None))
+    sock.close(code, error.code)
+
+
+def socket_server(state: object) -> Callable[[TableSocket], Coroutine[Any, Any, None]]:
+    """What serves each new table socket of the app whose ``state`` this is."""
+
+    async def serve(sock: TableSocket) -> None:
+        await table_socket(state, sock)
+
+    return serve
+
+
+async def table_socket(state: object, sock: TableSocket) -> None:
+    service: TableService = state.service  # type: ignore[attr-defined]
+    limits: AddressLimits = state.limits  # type: ignore[attr-defined]
     settings = service.settings
-    limits: AddressLimits = websocket.app.state.limits
-    watch_id = websocket.path_params.get("watch_id")
-    table_id = watch_id if watch_id is not None else websocket.path_params["table_id"]
-    if not origin_allowed(websocket, settings.allowed_origins):
+    if not origin_allowed(sock, settings.allowed_origins):
         error = ProtocolError("bad_origin", "this table is played from this site's own pages")
-        await _refuse_socket(websocket, error, P.CLOSE_BAD_ORIGIN)
+        _refuse(sock, error, P.CLOSE_BAD_ORIGIN)
         return
-    address = client_address(websocket)
+    networks = read_networks(settings.trusted_proxies)
+    address = client_address(sock.peer, sock.headers.getall("x-forwarded-for", []), networks)
+    sock.forget_request()  # the headers are read
     if not limits.connect(address):
         error = ProtocolError(
             "too_many_connections",
             f"at most {settings.max_connections_per_address} connections from one address",
             limit=settings.max_connections_per_address,
         )
-        await _refuse_socket(websocket, error, P.CLOSE_TOO_MANY)
+        _refuse(sock, error, P.CLOSE_TOO_MANY)
         return
-    try:
-        await _serve_socket(websocket, service, table_id, watch=watch_id is not None)
-    finally:
+    if sock.gone:
         limits.disconnect(address)
+        return
+    sock.release = lambda: limits.disconnect(address)  # once, when the connection ends
+    conn = WsConnection(sock, service)
+    conn.watch_only = sock.watch  # a watch link: it may never take a seat
+    await _serve_socket(sock, conn, service)
 
 
-async def _serve_socket(
-    websocket: WebSocket, service: TableService, table_id: str, *, watch: bool = False
-) -> None:
-    settings = service.settings
-    await websocket.accept()
-    conn = WsConnection(websocket, service)
-    conn.watch_only = watch  # a watch link: it may never take a seat
+async def _serve_socket(sock: TableSocket, conn: WsConnection, service: TableService) -> None:
+    table_id, watch = sock.table_id, sock.watch
     for _ in range(3):
         try:
             found = await find_table(service, table_id, watch)
@@ -234,95 +290,31 @@ async def _serve_socket(
             if not isinstance(failure, ProtocolError):
                 log.warning("a WebSocket could not find its table: %s", str(failure)[:200])
             refusal = failure if isinstance(failure, ProtocolError) else try_again()
-            await _try_again_later(websocket, conn, refusal)
+            _try_again_later(conn, refusal)
+            return
+        if sock.gone:
             return
         if found is None:
-            await websocket.send_text(render(no_table(table_id).to_message(), None, None))
-            await websocket.close(P.CLOSE_NO_TABLE, "no such table")
+            conn.send(render(no_table(table_id).to_message(), None, None))
+            conn.close(P.CLOSE_NO_TABLE, "no such table")
             return
         if not isinstance(found, str):
             break
-        if conn.writer is None:
-            conn.start()  # the table is another process's: this socket is linked to it
-        if await service.cluster.serve_remote(websocket, conn, real_id, found):
-            await conn.finish()
+        # the table is another process's: this socket is linked to it
+        if await service.cluster.serve_remote(sock, conn, real_id, found):
+            conn.finish()
             return
     else:
-        await _try_again_later(websocket, conn, None)
+        _try_again_later(conn, None)
         return
     table = found
-    if conn.writer is None:
-        conn.start()
     table.attach(conn)
-    loop = asyncio.get_running_loop()
-    try:
-        # One idle timer a connection, not set and cancelled for every message: it goes off
-        # between ``wait`` and ``wait`` + a slack (a tenth of it, 10 s at most) after the
-        # last message, and is moved on only when a message leaves it less than ``wait``.
-        async with asyncio.timeout(None) as idle:
-            while not conn.closing:
-                wait = settings.standby_timeout if conn.standby else settings.ws_idle_timeout
-                when = idle.when()
-                if wait is None:
-                    if when is not None:
-                        idle.reschedule(None)
-                else:
-                    earliest, slack = loop.time() + wait, min(10.0, wait / 10)
-                    if when is None or not earliest <= when <= earliest + slack:
-                        idle.reschedule(earliest + slack)
-                incoming = await websocket.receive()
-                if incoming["type"] == "websocket.disconnect":
-                    break
-                text = incoming.get("text")
-                current = conn.table
-                if current is None:  # replaced by a newer connection
-                    break
-                if not conn.limit.allow():
-                    if conn.limit.dropped > settings.flood_limit:
-                        conn.close(P.CLOSE_FLOOD, "too many messages")
-                        break
-                    if conn.limit.dropped == 1:
-                        error = P.rate_limited(settings.rate_per_second, settings.burst)
-                        conn.send(render(error.to_message(), conn.seat, current.game))
-                    continue
-                if text is None:
-                    error = ProtocolError("bad_json", "send JSON text messages, not binary ones")
-                    conn.send(render(error.to_message(), conn.seat, current.game))
-                    continue
-                try:
-                    message = parse_client_message(text)
-                except ProtocolError as error:  # it may repeat the client's own words (cards)
-                    echo = named_cards(error.received)
-                    conn.send(render(error.to_message(), conn.seat, current.game, echo=echo))
-                    continue
-                except Exception as failure:  # never the client's fault: it is told, goes on
-                    log_failure(log, "reading a client message", failure)
-                    conn.send(render(internal_error(), conn.seat, current.game))
-                    continue
-                started = time.perf_counter()
-                current.handle(conn, message)
-                observe_action(message.type, time.perf_counter() - started)
-    except TimeoutError:
-        conn.close(P.CLOSE_IDLE, "no message for too long")
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if conn.table is not None:
-            conn.table.detach(conn)
-        await conn.finish()
+    conn.arm_idle()
+    sock.hand_to(conn.on_message)
 
 
-async def _try_again_later(
-    websocket: WebSocket, conn: WsConnection, refusal: ProtocolError | None
-) -> None:
+def _try_again_later(conn: WsConnection, refusal: ProtocolError | None) -> None:
     """Tell a socket why it must come back later (``refusal``), and close it with 1013."""
-    text = render(refusal.to_message(), None, None) if refusal is not None else None
-    if conn.writer is None:  # nothing else writes to the socket yet
-        if text is not None:
-            await websocket.send_text(text)
-        await websocket.close(CLOSE_TRY_AGAIN, "try again")
-        return
-    if text is not None:
-        conn.send(text)
+    if refusal is not None:
+        conn.send(render(refusal.to_message(), None, None))
     conn.close(CLOSE_TRY_AGAIN, "try again")
-    await conn.finish()

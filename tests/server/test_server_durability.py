@@ -100,16 +100,16 @@ class _Socket:
         self.db = sqlite3.connect(str(db_path))
         self.table_id = table_id
         self.sent: list[tuple[str, str]] = []  # (message, the table's last row as committed)
-        self.application_state = None
+        self.conn: object = None
 
-    async def send_text(self, text: str) -> None:
+    def send_text(self, text: str) -> None:
         row = self.db.execute(
             "SELECT data FROM events WHERE table_id = ? ORDER BY n DESC LIMIT 1",
             (self.table_id,),
         ).fetchone()
         self.sent.append((text, row[0]))
 
-    async def close(self, code: int, reason: str) -> None:
+    def close(self, code: int, reason: str = "") -> None:
         pass
 
 
@@ -119,7 +119,6 @@ def test_no_message_leaves_before_its_change_is_committed(tmp_path: Path) -> Non
         table, token = service.create("Ann")
         socket = _Socket(service.store.path, table.id)
         conn = WsConnection(socket, service)  # type: ignore[arg-type]
-        conn.start()
         table.attach(conn)
         table.handle(conn, _message({"type": "join", "token": token}))
         for seq in range(1, 11, 2):
@@ -137,7 +136,7 @@ def test_no_message_leaves_before_its_change_is_committed(tmp_path: Path) -> Non
             # The committed lobby row already holds the acknowledged seq.
             assert committed["seats"][0]["last_seq"] >= ack["seq"], (ack, committed)
         table.detach(conn)
-        await conn.finish()
+        conn.finish()
         service.close()
 
     asyncio.run(asyncio.wait_for(body(), 30))

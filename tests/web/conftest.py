@@ -56,17 +56,14 @@ class LiveServer:
     def __init__(self, app: Any) -> None:
         import uvicorn
 
-        from cardverse.tabletalk.heartbeat import heartbeat_limits
+        from cardverse.server.connections import ConnectionLimits, uvicorn_config
 
         self.app = app
         port = _free_port()
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="auto",
-            **heartbeat_limits(),
+        # The product's server set-up: uvicorn for HTTP, the table WebSockets handed to picows
+        # (ConnectionLimits' pings are the heartbeat's).
+        config = uvicorn_config(
+            app, ConnectionLimits(), host="127.0.0.1", port=port, log_level="warning"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="web-test-server", daemon=True)
