@@ -25,8 +25,10 @@ The game is the server's own (a table of computer players started by the host); 
 are drawn from its real state with the phase's fields changed (the page draws whatever state it
 is given), so that every phase is reached at once rather than by playing long games. The won
 trick is the exception: a real game is played until a trick is won, with the page's clock held
-by the test so that the trick stays while it is measured. One browser serves the whole module.
-Screenshots of every screen go to test-artifacts/web/phone/ (ignored by git).
+by the test so that the trick stays while it is measured; and, whatever the deal, the largest
+won trick beside the largest play a table allows is built and measured at every size. One
+browser serves the whole module. Screenshots of every screen go to test-artifacts/web/phone/
+(ignored by git).
 
 The drop of item 1 is a test of its own: two browser contexts, the guest's closed mid-game;
 the host keeps the felt, and the list of players who are away is a line of the board.
@@ -59,6 +61,7 @@ from .test_accessibility import axe_violations
 from .test_table import APP, create_table, take_turn, wait_for
 
 MIN_PILE_CARD = 40
+MIN_PILE_SEEN = 12  # px: overlapping cards of the play each show their corner (rank, suit)
 MIN_FELT = 90  # px: the felt never shrinks to nothing
 TAKEN_MS = 1500  # ms: how long a won trick stays (TAKEN_MS of table-state.js)
 
@@ -71,8 +74,7 @@ MEASURE = """() => {
   };
   // whether the point's topmost element belongs to the node (sampled at the centre and inset
   // corners: a node partly covered shows it at one of them)
-  const uncovered = (n) => {
-    const r = n.getBoundingClientRect();
+  const uncovered = (n, r = n.getBoundingClientRect()) => {
     const dx = Math.min(6, r.width / 4), dy = Math.min(6, r.height / 4);
     const points = [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], [r.left + dx, r.top + dy],
       [r.right - dx, r.top + dy], [r.left + dx, r.bottom - dy], [r.right - dx, r.bottom - dy]];
@@ -99,16 +101,30 @@ MEASURE = """() => {
   for (const chip of document.querySelectorAll('#players .player')) {
     if (shown(chip)) out.parts['opponent' + chip.dataset.seat] = box(chip);
   }
+  // the cards of a row, each with whether its own part (all of it, or the part left of the next
+  // card where they overlap like a hand held open) is uncovered, and that part's width; a
+  // joker's mark of the rank it stands for is part of the card
+  const cards = (row) => {
+    const svgs = [...row.querySelectorAll('svg')];
+    return svgs.map((c, i) => {
+      const r = c.getBoundingClientRect();
+      const next = svgs[i + 1] && svgs[i + 1].getBoundingClientRect();
+      const right = next && next.left < r.right ? next.left : r.right;
+      const own = new DOMRect(r.left, r.top, right - r.left, r.height);
+      return {box: box(c), free: uncovered(c.closest('.joker-in-place') || c, own),
+        seen: right - r.left};
+    });
+  };
   const top = document.querySelector('#trick-plays .is-top');
   if (shown(top)) {
-    out.pile = [...top.querySelectorAll('svg')].map(c => ({box: box(c), free: uncovered(c)}));
+    out.pile = cards(top);
     const who = top.querySelector('.trick-who');
     out.who = {text: who.textContent, box: box(who), free: uncovered(who)};
   }
   const taken = document.querySelector('#taken');
   if (shown(taken)) {
-    out.taken = [...taken.querySelectorAll('svg, .taken-words')]
-      .map(c => ({box: box(c), free: uncovered(c)}));
+    const words = taken.querySelector('.taken-words');
+    out.taken = [{box: box(words), free: uncovered(words)}, ...cards(taken)];
   }
   for (const b of document.querySelectorAll('.game-bar button')) {
     if (shown(b)) out.tools.push({id: b.id, box: box(b)});
@@ -185,6 +201,7 @@ def check_screen(
             f"{where}: a pile card is small {card}"
         )
         assert card["free"], f"{where}: a card of the last play is covered {card}"
+        assert card["seen"] >= MIN_PILE_SEEN, f"{where}: a card of the last play is hidden {card}"
     if found["pile"]:
         assert found["who"]["free"] and inside(found["who"]["box"], width, height), (
             f"{where}: who played the last play is not seen {found['who']}"
@@ -459,18 +476,8 @@ def test_every_phase_keeps_the_felt_and_nothing_is_clipped(
         context.close()
 
 
-# Known defect (issue 26, open): sideways (640x360) at 8 players, a won trick beside some new
-# plays pushes a card of the last play off the screen; it depends on the deal, so the case is
-# expected to fail until the felt's layout is fixed, and passes when the deal is kind.
-SIDEWAYS_EIGHT = pytest.mark.xfail(
-    reason="640x360, 8 players: the last play beside a won trick can leave the screen",
-    strict=False,
-)
-
-
 @pytest.mark.parametrize(
-    ("players", "lang"),
-    [pytest.param(8, "ja", marks=SIDEWAYS_EIGHT), (3, "en"), (4, "ja"), (6, "en")],
+    ("players", "lang"), [(8, "ja"), (8, "en"), (3, "en"), (4, "ja"), (6, "en")]
 )
 def test_a_won_trick_is_seen_whole_before_it_sweeps_away(
     players: int, lang: str, server_url: str, browser: Any, artifacts: Any
@@ -515,6 +522,76 @@ def test_a_won_trick_is_seen_whole_before_it_sweeps_away(
             check_screen(page, where, "won-trick", players, covered_hand=no_hand)
         page.clock.run_for(TAKEN_MS + 100)
         wait_for(page, "document.querySelector('#taken').hidden", WAIT)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+# The largest plays a table allows (R5, R6, R43): at 8 players a hand holds at most 7 cards,
+# so a straight of 7 (jokers in it) is the most a won trick and the play after it can show; at
+# 3 players a hand of 18 can hold a straight of all 13 ranks.
+LARGEST_PLAYS = {
+    8: (["4H", "5H", "6H", "7H", "8H", "RJ", "BJ"], {"RJ": "9", "BJ": "10"},
+        ["5S", "6S", "7S", "8S", "9S", "10S", "RJ"], {"RJ": "J"}),
+    3: (["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "RJ"],
+        {"RJ": "2"},
+        ["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "BJ"],
+        {"BJ": "2"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("players", [8, 3])
+def test_the_last_play_is_whole_beside_the_largest_won_trick(
+    players: int, lang: str, server_url: str, browser: Any, artifacts: Any
+) -> None:
+    """Issue 26: sideways at 8 players, a won trick beside a new play pushed a card of the play
+    off the screen, when the deal made both large. Built here whatever the deal: the largest won
+    trick and the largest play after it, both by the person of the longest name, every badge
+    on, the note about the people and the list of players who are away on the board; at every
+    size the play is whole, uncovered and readable, and so is the won trick (the felt sizes the
+    cards from its room and their number)."""
+    won, won_jokers, play, play_jokers = LARGEST_PLAYS[players]
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        now = time.time()
+        page.clock.install(time=now)
+        page.clock.pause_at(now + 5)  # the won trick stays while it is measured
+        open_game(page, server_url, players, lang)
+        state = page.evaluate("window.cardverseTable.state.state")
+        table = page.evaluate("window.cardverseTable.state.table")
+        inject(page, with_a_person_away(table, lang))
+        inject(page, {"type": "host_changed", "host": 0})
+        message = copy.deepcopy(state)
+        message["v"] += 100
+        message["view"].update(
+            trick=[{"seat": 1, "action": "play", "cards": play, "jokers": play_jokers}],
+            turn=0, passed=[], phase="play", revolution=True, jack_back=True, lock=["S"],
+        )  # fmt: skip
+        message["events"] = [
+            {"event": "played", "seat": 1, "cards": won, "jokers": won_jokers},
+            {"event": "trick_ended", "seat": 1, "leader": 1, "cleared": True},
+            {"event": "played", "seat": 1, "cards": play, "jokers": play_jokers},
+        ]
+        inject(page, message)
+        wait_for(page, "!document.querySelector('#taken').hidden", WAIT)
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            wait_for(page, f"innerWidth === {width} && innerHeight === {height}", WAIT)
+            settle(page, frames=False)
+            page.screenshot(
+                path=str(artifacts / "phone" / f"largest-trick-{players}p-{lang}-{size}.png")
+            )
+            where = f"the largest won trick and play, {players} players, {lang}, {size}"
+            found = page.evaluate(MEASURE)
+            assert len(found["pile"]) == len(play), f"{where}: the play shows {found['pile']}"
+            assert (
+                len([p for p in found["taken"] if p["box"][2] - p["box"][0] > 0]) == len(won) + 1
+            ), f"{where}: the won trick shows {found['taken']}"
+            check_screen(page, where, "won-trick", players)
         assert not errors, errors
     finally:
         context.close()
