@@ -581,8 +581,9 @@ def test_the_last_play_is_whole_beside_the_largest_won_trick(
 ) -> None:
     """Issue 26: sideways at 8 players, a won trick beside a new play pushed a card of the play
     off the screen, when the deal made both large. Built here whatever the deal: the largest won
-    trick and the largest play after it, both by the person of the longest name, every badge
-    on, the note about the people and the list of players who are away on the board; at every
+    trick and the largest play after it, both by the person of the longest name, the passes
+    since (on a tall pile, lines above the play), every badge on, the note about the people and
+    the list of players who are away on the board; at every
     size the play is whole, uncovered and readable, and so is the won trick (the felt sizes the
     cards from its room and their number)."""
     won, won_jokers, play, play_jokers = LARGEST_PLAYS[players]
@@ -602,7 +603,10 @@ def test_the_last_play_is_whole_beside_the_largest_won_trick(
         message = copy.deepcopy(state)
         message["v"] += 100
         message["view"].update(
-            trick=[{"seat": 1, "action": "play", "cards": play, "jokers": play_jokers}],
+            trick=[
+                {"seat": 1, "action": "play", "cards": play, "jokers": play_jokers},
+                *({"seat": seat, "action": "pass"} for seat in (2, 0)[: players - 1]),
+            ],
             turn=0, passed=[], phase="play", revolution=True, jack_back=True, lock=["S"],
         )  # fmt: skip
         message["events"] = [
