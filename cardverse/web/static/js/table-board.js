@@ -236,7 +236,7 @@ export function renderTaken() {
     box.dataset.stamp = stamp;
     const play = taken.play;
     box.replaceChildren(
-      el("span", { class: "taken-words", text: takenWords(taken) }),
+      el("span", { class: "taken-words", title: takenWords(taken), text: takenWords(taken) }),
       play ? cardRow(play.cards, playWords(play, false), { jokers: play.jokers }) : null,
     );
     box.dataset.seat = String(taken.seat);

@@ -42,6 +42,9 @@ export function orderedPlay(cards, jokers = {}, revolution = false) {
 // A row of small card pictures; ``label`` says the same in words for screen readers.
 export function cardRow(codes, label, { jokers = {}, revolution = false, size = "mini" } = {}) {
   const row = el("span", { class: "card-group", role: "img", "aria-label": label });
+  // their number, from which the felt sizes them to the room it has (set through the CSS
+  // object model, which the content security policy allows)
+  row.style.setProperty("--cards", String(codes.length));
   for (const code of orderedPlay(codes, jokers, revolution)) {
     const image = cardImage(code, `${size}-card`);
     image.setAttribute("aria-hidden", "true");

@@ -56,6 +56,7 @@ async function refusalText(cards) {
 export function showNote(text, urgent = false) {
   const note = $("note");
   note.textContent = text;
+  note.title = text; // whole where a short screen cuts it to one line
   note.classList.toggle("note-error", urgent);
   if (urgent) announce(text, true);
 }
