@@ -14,6 +14,7 @@ from cardverse.engine import PASS, Game, Round, Rules
 from cardverse.engine.cards import JOKER_MASK, parse_cards
 from cardverse.engine.movegen import legal_plays
 from cardverse.engine.plays import play_info
+from cardverse.engine.ruleset import ruleset_for
 
 
 def cards(text: str) -> int:
@@ -121,7 +122,8 @@ def test_R30_playout_lead_keeping_check_matches_the_rank_by_rank_definition() ->
                 eight = rng.random() < 0.5
                 equal = rng.random() < 0.5
                 expected = _holds_by_scan(rank, size, revolution, eight, equal, others, widest)
-                got = policy._keeps(rank, size, revolution, eight, equal, counts, jokers, widest)
+                rulebook = ruleset_for(Rules.make("standard", eight_stop=eight))
+                got = policy._keeps(rank, size, revolution, rulebook, equal, counts, jokers, widest)
                 assert got == expected, (hex(others), rank, size, revolution, eight, equal)
 
 

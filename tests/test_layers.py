@@ -91,3 +91,25 @@ def test_no_import_circle_holds_the_layers_modules() -> None:
         if any(within(name, owned) for name in circle for owned in OWNED_HERE)
     ]
     assert caught == []
+
+
+def package_graph(package: str) -> dict[str, set[str]]:
+    """The import graph of ``package``'s own modules (its ``__init__`` among them)."""
+    return {
+        name: {other for other in imports if within(other, package)}
+        for name, imports in import_graph().items()
+        if within(name, package)
+    }
+
+
+@pytest.mark.parametrize("package", ["cardverse.engine", "cardverse.bots"])
+def test_no_import_circle_inside_the_engine_and_the_bots(package: str) -> None:
+    """The rule parts, the options and the referee import one another one way only (the option
+    specs live in a leaf module, the parts see the referee through protocols); the bots' modules
+    likewise."""
+    caught = [sorted(circle) for circle in circles(package_graph(package))]
+    assert caught == []
+
+
+def test_the_option_specs_are_a_leaf_of_the_engine() -> None:
+    assert {n for n in import_graph()["cardverse.engine.specs"] if within(n, "cardverse")} == set()

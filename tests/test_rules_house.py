@@ -36,6 +36,7 @@ from cardverse.engine.events import (
     WentOut,
 )
 from cardverse.engine.order import clearing_rank, order_reversed
+from cardverse.engine.ruleset import ruleset_for
 
 
 def discard(*names: str) -> int:
@@ -291,6 +292,49 @@ def test_R33_spade_three_in_a_pair_is_ordinary_and_off_without_the_option() -> N
     round_ = house([["RJ", "4D", "4H"], ["3S", "3H"], ["QS"], ["AC"]], jokers=1, spade_three=True)
     do(round_, 0, "4D", "RJ")
     assert legal(round_) == expect("pass")
+
+
+def test_R33_a_lone_joker_is_refused_by_the_spade_three_rule_not_by_the_jokers_alone() -> None:
+    """With spade_three on, what may cover a lone joker is the 3♠ (R33): the refusal says so,
+    with equal plays off and on; without the rule the R10 refusal of the jokers stands."""
+    for equal in (False, True):
+        round_ = house(
+            [["RJ", "4D"], ["3S", "5C"], ["QS"], ["AC"]],
+            jokers=1,
+            spade_three=True,
+            equal_plays=equal,
+        )
+        do(round_, 0, "RJ")
+        refusal = round_.check(1, play("5C"))
+        assert refusal is not None
+        assert (refusal.code, refusal.rule) == ("beat_joker_spade_three", "R33")
+        assert "3♠" in refusal.message and ("other joker" in refusal.message) is equal
+    round_ = house([["RJ", "4D"], ["3S", "5C"], ["QS"], ["AC"]], jokers=1, equal_plays=True)
+    do(round_, 0, "RJ")
+    refusal = round_.check(1, play("5C"))
+    assert refusal is not None and (refusal.code, refusal.rule) == ("beat_jokers", "R10")
+
+
+def test_R33_R14_the_ruleset_gives_one_answer_to_what_clears() -> None:
+    """:meth:`Ruleset.clears` is the referee's, the forbidden finish's and the bots' answer."""
+    plain = ruleset_for(Rules.make("standard"))
+    assert plain.clears(play("2C", "2D"), False, None)
+    assert not plain.clears(play("2C", "2D"), True, None)  # R17: 3s clear while reversed
+    assert plain.clears(play("3H"), True, None)
+    assert not plain.clears(play("8H"), False, None)
+    eights = ruleset_for(Rules.make("standard", eight_stop=True, straights=True, jokers=1))
+    assert eights.clears(play("8H"), False, None) and eights.clears(play("8H"), True, None)
+    assert eights.clears(play("7H", "8H", "9H"), False, None)  # R14: a straight through 8
+    assert eights.clears(play("7H", "RJ", "9H", RJ="8"), False, None)  # a joker standing for 8
+    assert not eights.clears(play("KH", "AH", "2H"), False, None)  # no clearing by its top
+    assert not eights.clears(play("RJ"), False, None)  # an all-joker set never clears
+    assert eights.control_ranks(False) == 1 << 12 | 1 << 5
+    assert eights.control_ranks(True) == 1 << 0 | 1 << 5
+    spade = ruleset_for(Rules.make("standard", jokers=1, spade_three=True))
+    assert spade.clears(play("3S"), False, play("RJ"))
+    assert spade.clears(play("3S"), True, play("RJ"))
+    assert not spade.clears(play("3S"), False, play("4C"))
+    assert not plain.clears(play("3S"), False, play("RJ"))
 
 
 # -- R34: forbidden finish -----------------------------------------------------------------------

@@ -79,3 +79,13 @@ def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
     }
     assert not every.fast_tables and not every.fast_playouts
     assert set(every.reports) == {"lock", "jack_back"}
+
+
+def test_R4_the_rules_fields_are_the_specs_and_their_defaults() -> None:
+    """:class:`Rules` is built from the parts' option specs: one field per spec, in the options
+    table's order, its default the spec's (the standard preset's) value."""
+    from dataclasses import fields
+
+    rules_fields = [f for f in fields(Rules) if f.name != "preset"]
+    assert [f.name for f in rules_fields] == list(OPTION_NAMES)
+    assert all(f.default == SPECS[f.name].default for f in rules_fields)

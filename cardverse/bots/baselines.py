@@ -11,7 +11,7 @@ the arena fields them to measure the ``hard`` bot against players unlike its own
 - :class:`StructureBot` (``structure``): a fast heuristic that keeps the shape of its hand. It
   counts the plays still needed to empty the hand (one per rank group, fewer with straights),
   leads its weakest whole group, covers with the play that leaves the fewest plays needed while
-  keeping its control cards (the clearing rank, 8s with eight_stop, jokers), and spends a control
+  keeping its control cards (clearing plays by the ruleset, jokers), and spends a control
   card only when few plays are left or the player on top is about to go out.
 """
 
@@ -21,6 +21,7 @@ import random
 
 from ..engine import DISCARD, GIVE, PASS, PlayerView
 from ..engine.rounds import Round
+from ..engine.ruleset import ruleset_for
 from .base import BotBase
 from .easy import lowest_give, lowest_key
 from .knowledge import Knowledge
@@ -105,7 +106,7 @@ class StructureBot(BotBase):
             legal,
             last_move is None,
             view.reversed_order,
-            rules.eight_stop,
+            ruleset_for(rules),
             rules.straights,
             opponent_min,
             last_count,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..engine.movegen import legal_plays
 from ..engine.options import Rules
-from ..engine.plays import CARDS_MASK, PASS, is_clearing, play_info, starts_revolution
+from ..engine.plays import CARDS_MASK, PASS, play_info, starts_revolution
 from ..engine.rounds import Round
 from ..engine.ruleset import ruleset_for
 
@@ -60,7 +60,7 @@ class _SureWin:
         rules = self.rules
         info = play_info(move)
         after = revolution != (rules.revolution and starts_revolution(info))
-        if is_clearing(info, revolution, rules.eight_stop):
+        if ruleset_for(rules).clears(move, revolution, None):
             result = (True, after)
         else:
             result = (not self._coverable(move, after), after)

@@ -18,12 +18,13 @@ import math
 from importlib import resources
 from typing import Final
 
-from ..engine.cards import JOKER_MASK, NIBBLE_COUNT, NUM_RANKS, RANK_8
-from ..engine.order import clearing_rank, weakest_card_strength
+import cardverse.bots.policy as policy
+
+from ..engine.cards import JOKER_MASK, NIBBLE_COUNT, NUM_RANKS
 from ..engine.order import strength as play_strength
+from ..engine.order import weakest_card_strength
 from ..engine.plays import CARDS_MASK, PASS, play_info
 from ..engine.rounds import Round
-from . import policy
 
 VERSION: Final = 1
 WEIGHTS_FILE: Final = "fitted_policy.json"
@@ -41,9 +42,9 @@ FEATURES: Final[tuple[str, ...]] = (
     "cards",  # cards the play uses, over the hand's
     "set_size",  # cards the play uses, over 4
     "breaks",  # it leaves part of a natural group behind
-    "control",  # it spends a control card (clearing rank, 8 with eight_stop, joker, a four)
+    "control",  # it spends a control card (a clearing play, a joker, a four)
     "jokers",  # jokers it uses
-    "clears",  # it clears the trick by rule (clearing rank, 8 with eight_stop)
+    "clears",  # it clears the trick by rule (the ruleset's answer, R14)
     "unbeatable",  # the others' cards (and hand sizes) cannot cover it
     "out",  # it plays the last card(s)
     "groups_after",  # groups left after it, over 5
@@ -179,10 +180,8 @@ def _weakest_in(hand: int, revolution: bool) -> int:
 
 
 def _is_control(rank: int, count: int, revolution: bool, style: policy.Style) -> bool:
-    return (
-        rank == clearing_rank(revolution)
-        or (style.eight_stop and rank == RANK_8)
-        or (style.revolution_rule and count == 4)
+    return bool(style.ruleset.control_ranks(revolution) >> rank & 1) or (
+        style.revolution_rule and count == 4
     )
 
 
@@ -266,7 +265,7 @@ def features(
                     info.rank,
                     used,
                     revolution,
-                    style.eight_stop,
+                    style.ruleset,
                     style.equal_plays,
                     counts,
                     other_jokers,
@@ -319,7 +318,7 @@ def features(
             rank,
             count,
             revolution,
-            style.eight_stop,
+            style.ruleset,
             style.equal_plays,
             counts,
             other_jokers,

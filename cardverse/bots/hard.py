@@ -34,11 +34,13 @@ import math
 import random
 import time
 
+import cardverse.bots.fitted as fitted
+import cardverse.bots.policy as policy
+
 from ..engine import PlayerView
 from ..engine.movegen import give_moves
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE
 from ..engine.rounds import Round
-from . import fitted, policy
 from .base import BotBase
 from .endgame import solve_duel
 from .knowledge import Knowledge, PlausibleDeals

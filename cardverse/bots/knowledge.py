@@ -258,7 +258,7 @@ class Evidence:
                     legal,
                     last is None,
                     revolution,
-                    rules.eight_stop,
+                    style.ruleset,
                     style.straights,
                     fewest,
                     last_count,

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..engine.cards import JOKER_MASK, NUM_RANKS, RANK_8
-from ..engine.order import ALL_JOKER_STRENGTH, clearing_rank, rank_strength, strength
-from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, PlayInfo, play_info
+from ..engine.cards import JOKER_MASK, NUM_RANKS
+from ..engine.order import ALL_JOKER_STRENGTH, rank_strength, strength
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.rounds import Round
+from ..engine.ruleset import Ruleset
 from .easy import lowest_key
 
 SENSIBLE: Final = 0
@@ -92,22 +93,12 @@ def plays_needed(hand: int, straights: bool) -> int:
     return groups
 
 
-def _is_control(move: int, info: PlayInfo, clear: int, eight_stop: bool) -> bool:
-    """A play that takes back the lead: jokers, the clearing rank ``clear``, 8s with eight_stop
-    (``info``: the play's :func:`play_info`)."""
-    if move & JOKER_MASK:
-        return True
-    if info.straight:
-        return eight_stop and info.has_eight
-    return info.rank == clear or (eight_stop and info.rank == RANK_8)
-
-
 def structure_play(
     hand: int,
     legal: list[int],
     on_lead: bool,
     revolution: bool,
-    eight_stop: bool,
+    rulebook: Ruleset,
     straights: bool,
     opponent_min: int,
     last_count: int,
@@ -119,7 +110,6 @@ def structure_play(
 
     Each candidate's preference is one integer (compared as the tuple of its parts would be:
     plays left, then the tie-breaks), the first best candidate kept."""
-    clear = clearing_rank(revolution)
     # Leading, per pool in order of preference: a plain set (when an opponent holds one card),
     # a plain play, any play; each pool's best is its first lowest key. Following: the first
     # lowest shape.
@@ -132,7 +122,8 @@ def structure_play(
         if cards == hand:
             return move
         info = play_info(move)
-        control = _is_control(move, info, clear, eight_stop)
+        # a control play takes back the lead: jokers, or a clearing play by the ruleset (R14)
+        control = bool(move & JOKER_MASK) or rulebook.clears(move, revolution, None)
         left = plays_needed(hand & ~cards, straights) << 16
         count = cards.bit_count()
         if on_lead:
@@ -203,7 +194,7 @@ def model_move(round_: Round, model: int) -> int:
         legal,
         last is None,
         revolution,
-        rules.eight_stop,
+        round_.ruleset,
         rules.straights,
         fewest,
         last_count,

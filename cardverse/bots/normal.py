@@ -2,15 +2,17 @@
 
 Before its rules of thumb it looks for a finishing line (:func:`finishing_line`): a sequence of
 plays nobody can beat, or that clear the trick, ending with its last card; it plays it.
-It keeps its 2s, fours and jokers (and 8s with eight_stop) to take back the lead, does not break
-up pairs and triples when it need not, and plays straights, revolutions and clearing eights
-sensibly. It is deterministic: the seed is accepted for the common interface only.
+It keeps its clearing sets (2s, and whatever else the ruleset says clears), fours and jokers to
+take back the lead, does not break up pairs and triples when it need not, and plays straights,
+revolutions and clearing plays sensibly. It is deterministic: the seed is accepted for the common
+interface only.
 """
 
 from __future__ import annotations
 
+import cardverse.bots.policy as policy
+
 from ..engine import DISCARD, GIVE, PASS, PlayerView
-from . import policy
 from .base import BotBase
 from .endgame import holders_of, sure_win
 from .knowledge import Knowledge

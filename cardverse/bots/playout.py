@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Final
 
+import cardverse.bots.fitted as fitted
+import cardverse.bots.policy as policy
+
 from ..engine.cards import JOKER_MASK, card_count
 from ..engine.plays import DISCARD
 from ..engine.rounds import Round
-from . import fitted, policy
 from .endgame import sure_win
 from .models import SENSIBLE, model_move
 

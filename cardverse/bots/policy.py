@@ -5,9 +5,10 @@ in force: each ``revolution`` parameter below means "the order in force is rever
 revolution or a jack back, R32), never on a view or a game, so the ``hard`` bot can run it for
 every seat of a sampled deal thousands of times per move. The rules of thumb:
 
-- **Control cards** take back the lead and are kept for that: sets of the clearing rank (2s, or
-  3s during a revolution, R14), sets of 8s with eight_stop, sets holding jokers, sets made only of
-  jokers, and fours while revolutions are played (a four reverses the order, R15).
+- **Control cards** take back the lead and are kept for that: clearing plays, as the ruleset
+  answers (:meth:`~cardverse.engine.ruleset.Ruleset.clears`: sets of the clearing rank, 2s or 3s
+  during a revolution, R14, and whatever the table's parts add), sets holding jokers, sets made
+  only of jokers, and fours while revolutions are played (a four reverses the order, R15).
 - **Groups** (all the natural cards of one rank) are not broken up when they need not be: a pair
   is not split to cover a single, a triple not split to cover a pair.
 - **On lead** it plays the whole of its weakest group (or, with straights, a straight made of
@@ -34,28 +35,27 @@ from ..engine.cards import (
     NIBBLE_COUNT,
     NUM_RANKS,
     RANK_2,
-    RANK_8,
     cards_of,
 )
 from ..engine.options import Rules
-from ..engine.order import clearing_rank
 from ..engine.order import rank_strength as _rank_strength
 from ..engine.order import strength as play_strength
 from ..engine.order import weakest_card_strength as _weakest_card_strength
 from ..engine.parts.forbidden_finish import is_forbidden_finish
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
-from ..engine.ruleset import ruleset_for
+from ..engine.ruleset import Ruleset, ruleset_for
 
 
 class Style(NamedTuple):
-    """The options that change the policy's judgement (a cut of :class:`Rules`)."""
+    """The options that change the policy's judgement (a cut of :class:`Rules`); what clears
+    and which ranks take control it asks the ruleset (:meth:`Ruleset.clears`,
+    :meth:`Ruleset.control_ranks`), never its own copy."""
 
+    ruleset: Ruleset
     revolution_rule: bool
-    eight_stop: bool
     straights: bool
     equal_plays: bool
     forbidden_finish: bool = False
-    spade_three: bool = False
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
     plain: bool = True  # no house rule of section 10 is in force
     #: the hard bot's playouts only: the seat (-2: every seat, -1: none) that, following, spends
@@ -71,15 +71,15 @@ class Style(NamedTuple):
 
     @staticmethod
     def of(rules: Rules) -> Style:
+        ruleset = ruleset_for(rules)
         return Style(
+            ruleset,
             rules.revolution,
-            rules.eight_stop,
             rules.straights,
             rules.equal_plays,
             rules.forbidden_finish,
-            rules.spade_three and rules.jokers > 0,
-            ruleset_for(rules).fast_playouts,
-            not ruleset_for(rules).house_rules,
+            ruleset.fast_playouts,
+            not ruleset.house_rules,
         )
 
 
@@ -92,7 +92,7 @@ rank_strength = _rank_strength  # the engine's order in force (R3), shared by ev
 
 
 def _is_control_rank(rank: int, revolution: bool, style: Style) -> bool:
-    return rank == clearing_rank(revolution) or (style.eight_stop and rank == RANK_8)
+    return bool(style.ruleset.control_ranks(revolution) >> rank & 1)
 
 
 def weak_groups(counts: list[int], revolution: bool, style: Style) -> tuple[int, int]:
@@ -123,14 +123,13 @@ def revolution_gain(counts: list[int], revolution: bool, skip: int) -> int:
 
 def is_control_play(move: int, revolution: bool, style: Style) -> bool:
     """Whether a play spends a card kept to take back the lead (see the module's doc)."""
-    info = play_info(move)
     if move & JOKER_MASK:
         return True
-    if info.straight:
-        return style.eight_stop and info.has_eight
-    if info.size == 4 and style.revolution_rule:
-        return True
-    return _is_control_rank(info.rank, revolution, style)
+    if style.revolution_rule:
+        info = play_info(move)
+        if info.size == 4 and not info.straight:
+            return True
+    return style.ruleset.clears(move, revolution, None)
 
 
 def _breaks(move: int, counts: list[int]) -> bool:
@@ -225,17 +224,12 @@ def _forbidden(
         return False
     if hand is not None and move & CARDS_MASK != hand:
         return False
-    return is_forbidden_finish(move, revolution, top, style.eight_stop, style.spade_three)
+    return is_forbidden_finish(style.ruleset, move, revolution, top)
 
 
 def _keeps_lead(move: int, revolution: bool, style: Style) -> bool:
     """A clearing play (R14): it ends the trick and its player leads again."""
-    info = play_info(move)
-    if info.all_jokers:
-        return False
-    if style.eight_stop and info.has_eight:
-        return True
-    return not info.straight and info.rank == clearing_rank(revolution)
+    return style.ruleset.clears(move, revolution, None)
 
 
 def follow_play(
@@ -373,12 +367,6 @@ def choose(
 # check it on random positions); the hard bot's playouts use them when they apply.
 
 
-def fast_applies(hand: int, style: Style) -> bool:
-    """Whether the fast path may decide for this hand under these options: only when every rule
-    in force declares it legal (no straights, lock or spade three) and the hand holds no joker."""
-    return style.fast_playouts and not hand & JOKER_MASK
-
-
 def _take(nibble: int, size: int) -> int:
     """The ``size`` lowest suits of a 4-bit suit pattern."""
     out = 0
@@ -410,8 +398,7 @@ def set_shape(move: int) -> tuple[int, int]:
 def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> int:
     """:func:`lead_play` for a joker-free hand with straights off (in one pass over the ranks,
     keeping the few groups it may choose rather than lists of them)."""
-    clear_rank = clearing_rank(revolution)
-    eight = style.eight_stop
+    controls = style.ruleset.control_ranks(revolution)
     four_control = style.revolution_rule
     groups = 0
     fours = False
@@ -429,7 +416,7 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
         groups += 1
         size = NIBBLE_COUNT[nibble]
         strength = _rank_strength(rank, revolution)
-        clears = rank == clear_rank or (eight and rank == RANK_8)
+        clears = (controls >> rank) & 1 != 0
         if clears or (four_control and size == 4):
             controls += 1
             if size == 4:
@@ -487,8 +474,7 @@ def fast_follow(
     else:
         first, step = (old if style.equal_plays else old + 1), 1
         steps = NUM_RANKS - first
-    clear_rank = clearing_rank(revolution)
-    eight = style.eight_stop
+    controls = style.ruleset.control_ranks(revolution)
     four_control = style.revolution_rule and size == 4
     breaking = -1
     # The cheapest control that covers: one that keeps the lead first, then the weakest.
@@ -504,8 +490,8 @@ def fast_follow(
             continue
         if count == size and nibble << shift == hand:
             return hand  # go out
-        if rank == clear_rank or (eight and rank == RANK_8) or four_control:
-            keeps = rank == clear_rank or (eight and rank == RANK_8)
+        keeps = (controls >> rank) & 1 != 0
+        if keeps or four_control:
             strength = _rank_strength(rank, revolution)
             if (
                 control < 0
@@ -528,7 +514,7 @@ def fast_follow(
     for rank in range(NUM_RANKS):
         count = NIBBLE_COUNT[(hand >> (rank << 2)) & 15]
         if count:
-            if rank == clear_rank or (eight and rank == RANK_8) or (rev_rule and count == 4):
+            if (controls >> rank) & 1 or (rev_rule and count == 4):
                 control_groups += 1
             else:
                 weak += 1
@@ -588,7 +574,7 @@ def _keeps(
     rank: int,
     size: int,
     revolution: bool,
-    eight: bool,
+    rulebook: Ruleset,
     equal: bool,
     counts: int,
     jokers: int,
@@ -597,8 +583,9 @@ def _keeps(
     """Whether a set of ``size`` (1 to 4) natural cards of ``rank`` keeps the lead (see above):
     it clears the trick, no other hand is wide enough to cover it, or no set the others can make
     outranks it (``counts``: :func:`rank_nibble_counts` of their cards, ``jokers`` of them
-    jokers). ``eight`` and ``equal`` are the eight_stop and equal_plays options."""
-    if rank == clearing_rank(revolution) or (eight and rank == RANK_8):
+    jokers). ``rulebook`` says which ranks clear (:meth:`Ruleset.control_ranks`); ``equal`` is the
+    equal_plays option."""
+    if rulebook.control_ranks(revolution) >> rank & 1:
         return True
     if widest < size:
         return True
@@ -628,7 +615,7 @@ def _keeps(
 def _lead_line(
     hand: int,
     revolution: bool,
-    eight: bool,
+    rulebook: Ruleset,
     equal: bool,
     flips: bool,
     counts: int,
@@ -650,7 +637,7 @@ def _lead_line(
         size = NIBBLE_COUNT[nibble]
         if fours and size == 4:
             continue
-        if _keeps(rank, size, revolution, eight, equal, counts, jokers, widest):
+        if _keeps(rank, size, revolution, rulebook, equal, counts, jokers, widest):
             if held < 0:
                 held = nibble << (rank << 2)
         else:
@@ -663,15 +650,16 @@ def _lead_line(
         return held
     if held >= 0:
         rest = hand & ~held
-        line = _lead_line(rest, revolution, eight, equal, flips, counts, jokers, widest)
+        line = _lead_line(rest, revolution, rulebook, equal, flips, counts, jokers, widest)
         return held if line >= 0 else -1
     for rank in range(NUM_RANKS):
         if NIBBLE_COUNT[(hand >> (rank << 2)) & 15] == 4 and _keeps(
-            rank, 4, revolution, eight, equal, counts, jokers, widest
+            rank, 4, revolution, rulebook, equal, counts, jokers, widest
         ):
             four = 15 << (rank << 2)
             rest = hand & ~four
-            if _lead_line(rest, not revolution, eight, equal, flips, counts, jokers, widest) >= 0:
+            after = not revolution
+            if _lead_line(rest, after, rulebook, equal, flips, counts, jokers, widest) >= 0:
                 return four
     return -1
 
@@ -682,13 +670,13 @@ def fast_finish(
     """The first play of a finishing line for a joker-free hand with straights off, or -1: sets
     that keep the lead, ending with the last card (see above). Of ``widest`` (the largest of the
     others' hand sizes) it reads only whether it is below 1 to 4: a count up to 5 will do."""
-    eight = style.eight_stop
+    rulebook = style.ruleset
     equal = style.equal_plays
     flips = style.revolution_rule
     if last_move is None:
         counts = rank_nibble_counts(others)
         jokers = NIBBLE_COUNT[(others >> 52) & 3]
-        return _lead_line(hand, revolution, eight, equal, flips, counts, jokers, widest)
+        return _lead_line(hand, revolution, rulebook, equal, flips, counts, jokers, widest)
     old, size = set_shape(last_move)
     if old < 0:
         return -1
@@ -713,7 +701,7 @@ def fast_finish(
         if count:
             groups += 1
             if not (fours and count == 4) and not _keeps(
-                rank, count, revolution, eight, equal, counts, jokers, widest
+                rank, count, revolution, rulebook, equal, counts, jokers, widest
             ):
                 unsafe += 1
                 if unsafe > 2 and not fours:
@@ -728,21 +716,21 @@ def fast_finish(
         move = _take(nibble, size) << shift
         if move == hand:
             return move
-        if not _keeps(rank, size, revolution, eight, equal, counts, jokers, widest):
+        if not _keeps(rank, size, revolution, rulebook, equal, counts, jokers, widest):
             continue
         if fours:
             after = revolution != (flips and size == 4)
             rest = hand & ~move
-            if _lead_line(rest, after, eight, equal, flips, counts, jokers, widest) >= 0:
+            if _lead_line(rest, after, rulebook, equal, flips, counts, jokers, widest) >= 0:
                 return move
             continue
         # No four: the order stays, so the rest's groups are judged as the hand's were.
         rest_groups = groups - (1 if count == size else 0)
         rest_unsafe = unsafe - (
-            0 if _keeps(rank, count, revolution, eight, equal, counts, jokers, widest) else 1
+            0 if _keeps(rank, count, revolution, rulebook, equal, counts, jokers, widest) else 1
         )
         if count > size and not _keeps(
-            rank, count - size, revolution, eight, equal, counts, jokers, widest
+            rank, count - size, revolution, rulebook, equal, counts, jokers, widest
         ):
             rest_unsafe += 1
         if rest_groups <= 1 or rest_unsafe <= 1:

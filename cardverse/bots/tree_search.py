@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 
+import cardverse.bots.policy as policy
+
 from ..engine.cards import JOKER_MASK
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.rounds import Round
-from . import policy
 from .playout import next_move
 
 

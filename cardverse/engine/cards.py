@@ -63,9 +63,16 @@ class CardError(ValueError):
     """A card's text form could not be read."""
 
 
-def card_rank(card: int) -> int:
-    """Rank index (0 = the 3 … 12 = the 2) of a natural card."""
-    return card >> 2
+def rank_cards(ranks: int) -> int:
+    """The natural cards of the ranks in ``ranks`` (a 13-bit set, bit 0 = the 3), as a mask."""
+    out = 0
+    rank = 0
+    while ranks:
+        if ranks & 1:
+            out |= 15 << (rank * 4)
+        ranks >>= 1
+        rank += 1
+    return out
 
 
 def card_name(card: int) -> str:

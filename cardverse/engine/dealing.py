@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from .cards import cards_of, deck
-from .options import FIRST_SEAT, Rules
-from .parts.first_lead import LEAD_CARD
+from .cards import deck
+from .options import Rules
+from .parts import first_lead
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
@@ -41,20 +41,5 @@ def deal(rules: Rules, rng: random.Random) -> list[int]:
 
 
 def first_round_leader(rules: Rules, hands: list[int]) -> int:
-    """Who leads round 1 (R24): seat 0, or the holder of the 3 of clubs (or of diamonds).
-
-    With a partial deal (tests, puzzles) where nobody holds that card, the holder of the
-    lowest natural card leads; with no natural card at all, seat 0.
-    """
-    if rules.first_lead == FIRST_SEAT:
-        return 0
-    card = LEAD_CARD[rules.first_lead]
-    for seat, hand in enumerate(hands):
-        if hand >> card & 1:
-            return seat
-    lowest: tuple[int, int] | None = None
-    for seat, hand in enumerate(hands):
-        naturals = cards_of(hand & ((1 << 52) - 1))
-        if naturals and (lowest is None or naturals[0] < lowest[0]):
-            lowest = (naturals[0], seat)
-    return lowest[1] if lowest else 0
+    """Who leads round 1 (R24): the first-lead part's answer for this table."""
+    return first_lead.PART.leader(rules.first_lead, hands)

@@ -1,10 +1,11 @@
 """Game options and the three presets, with their locks (rules section 2, R4).
 
 The options table is read from the rule parts (:mod:`cardverse.engine.parts`): each part's
-:class:`~cardverse.engine.parts.base.OptionSpec` gives its kind, range or choices, default and
+:class:`~cardverse.engine.specs.OptionSpec` gives its kind, range or choices, default and
 per-preset values and locks. Validation here, the table form, the page's script and the rules
 sheet all read that one table (:func:`options_table`). A :class:`Rules` value is a complete,
-validated set of options, built from a preset name plus the options a table changes.
+validated set of options, built from a preset name plus the options a table changes; its fields
+are the specs' names, its defaults their values (a test holds the two together).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .parts import PARTS, OptionSpec
-from .parts.base import BOOL, CHOICE
+from .parts import PARTS
 from .parts.first_lead import (
     FIRST_LEAD_VALUES,
     FIRST_SEAT,
@@ -22,17 +22,12 @@ from .parts.first_lead import (
     THREE_OF_DIAMONDS_LEADS,
 )
 from .pickling import by_constructor
+from .specs import BOOL, CHOICE, PLAYER_RANGES, PRESET_NAMES, OptionSpec
 
 SPECS: dict[str, OptionSpec] = {part.spec.name: part.spec for part in PARTS}
 OPTION_NAMES: tuple[str, ...] = tuple(SPECS)
 BOOLEAN_OPTIONS: tuple[str, ...] = tuple(n for n, s in SPECS.items() if s.kind == BOOL)
-PRESET_NAMES: tuple[str, ...] = ("standard", "cardverse", "daifugo")
-#: the preset's player range (a limit of the preset, section 2)
-PLAYER_RANGES: dict[str, tuple[int, int]] = {
-    "standard": (3, 8),
-    "cardverse": (3, 6),
-    "daifugo": (3, 8),
-}
+_DEFAULT: dict[str, Any] = {name: spec.default for name, spec in SPECS.items()}
 
 __all__ = [
     "BOOLEAN_OPTIONS",
@@ -110,22 +105,22 @@ class Rules:
     """A complete, valid option set. Build one with :meth:`Rules.make`."""
 
     preset: str = "standard"
-    players: int = 4
-    rounds: int = 1
-    equal_plays: bool = True
-    revolution: bool = False
-    straights: bool = False
-    jokers: int = 0
-    eight_stop: bool = False
-    exchange: bool = True
-    first_lead: str = THREE_OF_CLUBS_LEADS
-    suit_lock: bool = False
-    jack_back: bool = False
-    spade_three: bool = False
-    forbidden_finish: bool = False
-    downfall: bool = False
-    seven_pass: bool = False
-    ten_discard: bool = False
+    players: int = _DEFAULT["players"]
+    rounds: int = _DEFAULT["rounds"]
+    equal_plays: bool = _DEFAULT["equal_plays"]
+    revolution: bool = _DEFAULT["revolution"]
+    straights: bool = _DEFAULT["straights"]
+    jokers: int = _DEFAULT["jokers"]
+    eight_stop: bool = _DEFAULT["eight_stop"]
+    exchange: bool = _DEFAULT["exchange"]
+    first_lead: str = _DEFAULT["first_lead"]
+    suit_lock: bool = _DEFAULT["suit_lock"]
+    jack_back: bool = _DEFAULT["jack_back"]
+    spade_three: bool = _DEFAULT["spade_three"]
+    forbidden_finish: bool = _DEFAULT["forbidden_finish"]
+    downfall: bool = _DEFAULT["downfall"]
+    seven_pass: bool = _DEFAULT["seven_pass"]
+    ten_discard: bool = _DEFAULT["ten_discard"]
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor

@@ -1,4 +1,4 @@
-"""Plays: sets and straights, what beats what, clearing plays and revolutions (R5–R10, R14–R18).
+"""Plays: sets and straights, what beats what, and revolutions (R5–R10, R15–R18).
 
 A *move* is an ``int``, small and fast to compare and hash:
 
@@ -24,8 +24,6 @@ from .cards import (
     JOKER_MASK,
     NATURAL_MASK,
     NUM_RANKS,
-    RANK_2,
-    RANK_3,
     RANK_8,
     RED_JOKER,
     card_name,
@@ -199,21 +197,6 @@ def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> 
     if new.rank == old.rank:
         return equal_plays
     return new.rank > old.rank
-
-
-def is_clearing(info: PlayInfo, revolution: bool, eight_stop: bool) -> bool:
-    """Whether a play ends the trick at once by R14 alone, judged by the order before it (R17).
-
-    ``revolution`` is the order in force (reversed or not). Other parts may clear too (the spade
-    three, R33); the referee asks :class:`~cardverse.engine.ruleset.Ruleset` for the whole answer.
-    """
-    if info.all_jokers:
-        return False
-    if eight_stop and info.has_eight:
-        return True
-    if info.straight:
-        return False
-    return info.rank == (RANK_3 if revolution else RANK_2)
 
 
 def starts_revolution(info: PlayInfo) -> bool:

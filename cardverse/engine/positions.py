@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import mask_names
 from .events import DISCARD_OWED, GIVE_OWED, OwedAction
 from .options import Rules
 from .parts.seven_pass import _SEVENS
@@ -246,7 +245,3 @@ def _check_turn(round_: Round, known: Known) -> None:
         raise PositionError(
             f"seat {turn} made the last play, yet seats {others} may still answer it"
         )
-
-
-def describe_cards(mask: int) -> str:
-    return " ".join(mask_names(mask))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final, NamedTuple
 
-from .cards import NATURAL_MASK, RANK_2, RANK_3, card_name, cards_of
+from .cards import NATURAL_MASK, card_name, cards_of
 from .events import (
     DISCARD_OWED,
     DOWNFALL,
@@ -78,11 +78,9 @@ class Round:
         "_legal",
         "_owed_queue",
         "_resume_clear",
-        "_rs",
         "bottom_place",
         "bottom_seats",
         "discarded",
-        "eight_stop",
         "equal_plays",
         "fallen",
         "finished",
@@ -103,9 +101,8 @@ class Round:
         "recording",
         "reversed_now",
         "revolution",
-        "revolution_rule",
         "rules",
-        "spade_three",
+        "ruleset",
         "straights",
         "top_place",
         "trick",
@@ -124,15 +121,12 @@ class Round:
         previous_president: int = -1,
     ) -> None:
         self.rules = rules
-        self._rs = rs = ruleset_for(rules)
+        self.ruleset = rs = ruleset_for(rules)
         self._fast = rs.fast_tables
         self._follows = rs.follows_play
         self.players = len(hands)
         self.equal_plays = rules.equal_plays
         self.straights = rules.straights
-        self.eight_stop = rules.eight_stop
-        self.revolution_rule = rules.revolution
-        self.spade_three = rules.spade_three and rules.jokers > 0
         self.hands = list(hands)
         self.turn = leader
         self.revolution = revolution
@@ -188,7 +182,6 @@ class Round:
         other.bottom_place = self.bottom_place
         other.bottom_seats = list(self.bottom_seats)
         other.discarded = self.discarded
-        other.eight_stop = self.eight_stop
         other.equal_plays = self.equal_plays
         other.fallen = self.fallen
         other.finished = list(self.finished)
@@ -204,8 +197,6 @@ class Round:
         other.previous_president = self.previous_president
         other.reversed_now = self.reversed_now
         other.revolution = self.revolution
-        other.revolution_rule = self.revolution_rule
-        other.spade_three = self.spade_three
         other.straights = self.straights
         other.top_place = self.top_place
         other.trick_number = self.trick_number
@@ -289,7 +280,7 @@ class Round:
     def _plays(self, hand: int) -> list[int]:
         """The generic path: the set tables, the plays the parts add, then their filters; the
         table path whenever no part needs more in this state."""
-        rs = self._rs
+        rs = self.ruleset
         last = self.last_move
         for part in rs.generic:
             if part.generic_now(self):
@@ -458,10 +449,14 @@ class Round:
                 )
             reversed_order = self.reversed_now
             if not beats(info, old, reversed_order, self.equal_plays) and not any(
-                part.covers(self, move, info, old) for part in self._rs.coverers
+                part.covers(self, move, info, old) for part in self.ruleset.coverers
             ):
+                for part in self.ruleset.cover_refusers:  # R33, R10's jokers and equal plays
+                    refusal = part.refuse_cover(self, move, info, old)
+                    if refusal is not None:
+                        return refusal
                 return _does_not_beat(info, old, reversed_order, self.equal_plays, self.jack_back)
-        for part in self._rs.refusers:
+        for part in self.ruleset.refusers:
             refusal = part.refuse(self, seat, move, info)
             if refusal is not None:
                 return refusal
@@ -500,15 +495,8 @@ class Round:
         hand = self.hands[seat] & ~move
         self.hands[seat] = hand
         reversed_before = self.reversed_now
-        # R14, R17: a set of the clearing rank (by the order in force before the play) clears;
-        # a set's rank is its lowest natural card's (no shape lookup on this hot path).
-        naturals = move & NATURAL_MASK
-        clears = (
-            naturals != 0
-            and not move & STRAIGHT
-            and ((naturals & -naturals).bit_length() - 1) >> 2
-            == (RANK_3 if reversed_before else RANK_2)
-        )
+        # R14, R17, R33: the ruleset's one answer, by the order in force before the play
+        clears = self.ruleset.clears(move, reversed_before, self.last_move)
         if not self._follows:
             self.last_move = move
             self.last_seat = seat
@@ -528,14 +516,9 @@ class Round:
     ) -> bool:
         """The parts' part of a play; True when the round ended or a give or discard is owed.
 
-        ``clears`` is R14's own answer; the parts may make the play clearing too.
+        ``clears`` is the ruleset's answer for the play (:meth:`Ruleset.clears`).
         """
-        rs = self._rs
-        if not clears:
-            for part in rs.clearers:
-                if part.clears(self, move, info, reversed_before):
-                    clears = True
-                    break
+        rs = self.ruleset
         for part in rs.after:
             part.after_play(self, seat, move, info)  # R15, R31, R32: the top is still the old
         if not hand:
@@ -639,7 +622,7 @@ class Round:
         self.finished.append(seat)
         if self.log is not None:
             self.log.append(_new_event(WentOut, (seat, place, how)))
-        for part in self._rs.placers:
+        for part in self.ruleset.placers:
             part.after_place(self, seat, place)
 
     def fall(self, seat: int) -> None:
@@ -710,20 +693,10 @@ def _does_not_beat(
 ) -> Refusal:
     """The R10 refusal for a play of the right shape that is not high (or low) enough.
 
-    ``revolution`` is the order in force; during a jack back (R32) the message says so.
+    ``revolution`` is the order in force; during a jack back (R32) the message says so. What
+    the parts say first (a set made only of jokers, an equal play while equal plays are off, the
+    3♠ on a joker) is theirs (:meth:`~cardverse.engine.parts.base.Part.refuse_cover`).
     """
-    if old.all_jokers:
-        if equal:
-            return refuse(
-                "beat_jokers",
-                "R10",
-                "a set made only of jokers can be covered only by jokers",
-            )
-        return refuse(
-            "beat_jokers_equal_off",
-            "R10",
-            "a set made only of jokers cannot be covered when equal plays are off",
-        )
     reason = "the order is reversed (jack back, R32)" if jack_back else "during a revolution"
     if old.straight:
         if revolution:
@@ -748,14 +721,6 @@ def _does_not_beat(
             got=RANK_WORDS[new.rank],
             equal_plays=equal,
             jack_back=jack_back,
-        )
-    if new.rank == old.rank and not equal:
-        return refuse(
-            "equal_not_allowed",
-            "R10",
-            f"equal plays are off: {RANK_WORDS[new.rank]} does not beat {RANK_WORDS[old.rank]}",
-            need=RANK_WORDS[old.rank],
-            got=RANK_WORDS[new.rank],
         )
     direction = "lower" if revolution else "higher"
     during = f"{reason} " if revolution else ""

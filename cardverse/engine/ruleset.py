@@ -1,15 +1,20 @@
-"""The parts of one table's options, composed: which hooks the referee calls (R4).
+"""The parts of one table's options, composed: which hooks the referee calls (R4), and the one
+answer to "does this play clear the pile" and "which ranks take control" (R14).
 
 :func:`ruleset_for` builds (once per :class:`Rules`) the tuple of active parts for every hook, and
 two declarations the fast paths read: ``fast_tables`` (legal plays come straight from the set
 tables and straights, no generic filter) and ``fast_playouts`` (the bots' rank-count shortcut
-gives only legal moves). The bots see the rules through this object too.
+gives only legal moves). :meth:`Ruleset.clears` and :meth:`Ruleset.control_ranks` are asked by
+the referee, the forbidden finish and every bot alike; no one else says what clears. The bots
+see the rules through this object too.
 """
 
 from __future__ import annotations
 
+from .cards import NATURAL_MASK, RANK_2, RANK_3
 from .options import Rules
 from .parts import PARTS, Part
+from .plays import STRAIGHT, play_info
 
 
 def _hooked(parts: tuple[Part, ...], name: str) -> tuple[Part, ...]:
@@ -21,8 +26,14 @@ class Ruleset:
     """The active parts of ``rules``, grouped by the hook they use."""
 
     __slots__ = (
+        "_control_normal",
+        "_control_reversed",
+        "_set_ranks_normal",
+        "_set_ranks_reversed",
+        "_straight_ranks",
         "after",
         "clearers",
+        "cover_refusers",
         "coverers",
         "extras",
         "fast_playouts",
@@ -41,29 +52,70 @@ class Ruleset:
     )
 
     def __init__(self, rules: Rules) -> None:
-        active = tuple(p for p in PARTS if p.active(rules))
+        options = rules.to_dict()
+        active = tuple(p for p in PARTS if p.active(options))
         self.rules = rules
         self.parts = active
         self.extras = _hooked(active, "extra_plays")
         self.filters = _hooked(active, "filter_plays")
         self.refusers = _hooked(active, "refuse")
         self.coverers = _hooked(active, "covers")
+        #: the parts that say why a play does not cover, the narrower rule first (R33 before R10)
+        self.cover_refusers = tuple(
+            sorted(_hooked(active, "refuse_cover"), key=lambda p: not p.refusal_first)
+        )
         self.clearers = _hooked(active, "clears")
         self.after = _hooked(active, "after_play")
         self.owers = _hooked(active, "owes")
         self.finishers = _hooked(active, "finish_from_bottom")
         self.placers = _hooked(active, "after_place")
-        #: some part acts on plays (clears, changes the trick, owes, places from the bottom)
-        self.follows_play = bool(self.clearers or self.after or self.owers or self.finishers)
+        #: some part acts on plays (changes the trick, owes, places from the bottom)
+        self.follows_play = bool(self.after or self.owers or self.finishers)
         self.fast_tables = all(p.fast_tables for p in active)
         #: the parts that may need the generic path, each saying when (``generic_now``)
         self.generic = tuple(p for p in active if not p.fast_tables)
         self.fast_playouts = all(p.fast_playouts for p in active)
         self.house_rules = tuple(p for p in active if p.house_rule)
         self.reports = tuple(key for p in active for key in p.reports)
+        straight_ranks = 0
+        for part in active:
+            straight_ranks |= part.clearing_ranks
+        #: ranks whose straights clear (R14 eight stop), and whose sets clear in each order
+        self._straight_ranks = straight_ranks
+        self._set_ranks_normal = straight_ranks | 1 << RANK_2
+        self._set_ranks_reversed = straight_ranks | 1 << RANK_3
+        self._control_normal = self._set_ranks_normal
+        self._control_reversed = self._set_ranks_reversed
 
     def names(self) -> list[str]:
         return [p.spec.name for p in self.parts]
+
+    def control_ranks(self, reversed_order: bool) -> int:
+        """The ranks (a 13-bit set, bit 0 = the 3) whose sets clear the pile in this order: the
+        clearing rank (2, or 3 in the reversed order; R14) and the ranks parts add (8s with
+        eight_stop). Sets of them, and jokers, are what players keep to take back the lead."""
+        return self._control_reversed if reversed_order else self._control_normal
+
+    def clears(self, move: int, reversed_before: bool, top: int | None) -> bool:
+        """Whether ``move``, played on ``top`` (None on lead) by the order in force before it,
+        clears the pile (R14, R17): a set of a control rank (counted by its natural cards, so an
+        all-joker set never clears), a straight through a rank a part makes clearing (8s with
+        eight_stop, a joker standing for one too), or a play a part's own rule clears (the 3♠ on
+        a lone joker, R33)."""
+        naturals = move & NATURAL_MASK
+        if naturals:
+            if not move & STRAIGHT:
+                # a set's rank is its lowest natural card's (no shape lookup on this hot path)
+                rank = ((naturals & -naturals).bit_length() - 1) >> 2
+                ranks = self._set_ranks_reversed if reversed_before else self._set_ranks_normal
+                if ranks >> rank & 1:
+                    return True
+            elif self._straight_ranks:
+                info = play_info(move)
+                span = ((1 << (info.rank + 1)) - 1) & ~((1 << info.bottom) - 1)
+                if span & self._straight_ranks:
+                    return True
+        return any(part.clears(move, top, reversed_before) for part in self.clearers)
 
 
 _CACHE: dict[Rules, Ruleset] = {}

@@ -2,78 +2,50 @@
 
 Every hook has a do-nothing default; :class:`~cardverse.engine.ruleset.Ruleset` calls only the
 hooks a part overrides, so an option that is off (or a rule that needs no hook) costs nothing.
-Hooks receive the :class:`~cardverse.engine.rounds.Round` they judge.
+Hooks receive the round they judge as a :class:`RoundState` (what a part may read and change of
+:class:`~cardverse.engine.rounds.Round`), and the composed rules as a :class:`Rulebook`: the
+parts import neither the referee nor the options, so no import circle runs through them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..events import Event
 from ..plays import PlayInfo
 from ..refusals import Refusal
+from ..specs import BOOL, CHOICE, INT, OptionSpec
 
-if TYPE_CHECKING:
-    from ..options import Rules
-    from ..rounds import Round
-
-BOOL = "bool"
-INT = "int"
-CHOICE = "choice"
+__all__ = ["BOOL", "CHOICE", "INT", "OptionSpec", "Part", "RoundState", "Rulebook"]
 
 
-@dataclass(frozen=True)
-class OptionSpec:
-    """One row of the options table (rules.md section 2).
+class Rulebook(Protocol):
+    """The composed rules' answers a part may ask (:class:`~cardverse.engine.ruleset.Ruleset`)."""
 
-    ``default`` is the ``standard`` preset's value; ``presets`` gives other presets' values and
-    ``locked`` the presets that lock the option (R4). ``requires`` names an option that must be
-    at least a value for this one to be on (the spade three needs a joker).
-    """
+    def clears(self, move: int, reversed_before: bool, top: int | None) -> bool: ...
 
-    name: str
-    kind: str
-    default: Any
-    rule: str
-    summary: str  # one English sentence, a msgid of the catalogs
-    low: int = 0
-    high: int = 0
-    choices: tuple[str, ...] = ()
-    presets: Mapping[str, Any] = field(default_factory=dict)
-    locked: frozenset[str] = frozenset()
-    requires: tuple[str, int] | None = None
-    page: str | None = None  # the slug of its rules page, when it has one
-    codes: tuple[str, ...] = ()  # the refusal codes it owns
-
-    def value_in(self, preset: str) -> Any:
-        return self.presets.get(preset, self.default)
-
-    def to_json(self) -> dict[str, Any]:
-        """The description the table form and the page's script read."""
-        out: dict[str, Any] = {
-            "name": self.name,
-            "kind": self.kind,
-            "default": self.default,
-            "rule": self.rule,
-            "presets": {name: self.value_in(name) for name in _preset_names()},
-            "locked": sorted(self.locked),
-        }
-        if self.kind == INT:
-            out["low"], out["high"] = self.low, self.high
-        if self.kind == CHOICE:
-            out["choices"] = list(self.choices)
-        if self.requires:
-            out["requires"] = {"option": self.requires[0], "at_least": self.requires[1]}
-        if self.page:
-            out["page"] = self.page
-        return out
+    def control_ranks(self, reversed_order: bool) -> int: ...
 
 
-def _preset_names() -> tuple[str, ...]:
-    from ..options import PRESET_NAMES
+class RoundState(Protocol):
+    """What a part reads and changes of the round in play (a
+    :class:`~cardverse.engine.rounds.Round`)."""
 
-    return PRESET_NAMES
+    hands: list[int]
+    last_move: int | None
+    lock: int
+    jack_back: bool
+    revolution: bool
+    reversed_now: bool
+    equal_plays: bool
+    previous_president: int
+    log: list[Event] | None
+
+    @property
+    def ruleset(self) -> Rulebook: ...
+
+    def fall(self, seat: int) -> None: ...
 
 
 class Part:
@@ -88,51 +60,65 @@ class Part:
     house_rule: bool = False
     #: trick-state keys that positions and ``check`` show while the option is on
     reports: tuple[str, ...] = ()
+    #: ranks (a 13-bit set) whose every set, and every straight through them, clears the pile
+    #: whatever the order (R14's eight stop); read once by the ruleset, no call per play
+    clearing_ranks: int = 0
+    #: its :meth:`refuse_cover` narrows another part's (asked first)
+    refusal_first: bool = False
 
-    def active(self, rules: Rules) -> bool:
-        return bool(getattr(rules, self.spec.name))
+    def active(self, options: Mapping[str, Any]) -> bool:
+        """Whether the rule is in force at a table with these option values."""
+        return bool(options[self.spec.name])
 
     # -- plays --------------------------------------------------------------------------------
 
-    def extra_plays(self, round_: Round, hand: int, old: PlayInfo | None) -> list[int]:
+    def extra_plays(self, round_: RoundState, hand: int, old: PlayInfo | None) -> list[int]:
         """Plays this rule adds to the sets of R5–R10 (straights, a 3♠ on a joker)."""
         return []
 
-    def generic_now(self, round_: Round) -> bool:
+    def generic_now(self, round_: RoundState) -> bool:
         """Whether, in this state, the rule needs the generic path (its extra plays or filter);
         rules with ``fast_tables`` off say when, so the table path serves every other state."""
         return True
 
-    def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
+    def filter_plays(self, round_: RoundState, plays: list[int]) -> list[int]:
         """The plays this rule lets be made now (the generic filter over generated plays)."""
         return plays
 
-    def refuse(self, round_: Round, seat: int, move: int, info: PlayInfo) -> Refusal | None:
+    def refuse(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> Refusal | None:
         """Why this rule forbids ``move`` now (the single-action check's twin of :meth:`allows`)."""
         return None
 
-    def covers(self, round_: Round, move: int, info: PlayInfo, old: PlayInfo) -> bool:
+    def covers(self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo) -> bool:
         """Whether this rule lets ``move`` cover ``old`` although R10 alone would not."""
         return False
 
-    def clears(self, round_: Round, move: int, info: PlayInfo, reversed_before: bool) -> bool:
-        """Whether this rule makes ``move`` a clearing play (R14), by the order before it."""
+    def refuse_cover(
+        self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo
+    ) -> Refusal | None:
+        """Why ``move`` does not cover ``old``, when this rule is the one to say it (asked only
+        on the refusal path, after no part let the play cover)."""
+        return None
+
+    def clears(self, move: int, top: int | None, reversed_before: bool) -> bool:
+        """Whether this rule makes ``move``, played on ``top``, a clearing play (R14), by the
+        order before it (rules whose clearing depends on more than :attr:`clearing_ranks`)."""
         return False
 
     # -- what follows a play -----------------------------------------------------------------
 
-    def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
+    def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
         """Change the trick's state after ``move`` (the top of the trick is still the old one)."""
 
-    def owes(self, round_: Round, seat: int, move: int) -> tuple[str, int] | None:
+    def owes(self, round_: RoundState, seat: int, move: int) -> tuple[str, int] | None:
         """An owed give or discard after ``move``: (kind, natural cards counted)."""
         return None
 
     def finish_from_bottom(
-        self, round_: Round, seat: int, move: int, info: PlayInfo, reversed_before: bool
+        self, round_: RoundState, seat: int, move: int, info: PlayInfo, reversed_before: bool
     ) -> bool:
         """Whether going out with ``move`` takes the lowest free place instead (R34)."""
         return False
 
-    def after_place(self, round_: Round, seat: int, place: int) -> None:
+    def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         """React to ``seat`` taking ``place`` (R35)."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 
 class Downfall(Part):
@@ -21,14 +21,12 @@ class Downfall(Part):
         kind=BOOL,
         default=False,
         rule="R35",
-        summary="From round 2, a President who loses first place drops to the lowest free place.",
         presets={"daifugo": True},
         page="downfall",
-        codes=("fallen",),
     )
     house_rule = True
 
-    def after_place(self, round_: Round, seat: int, place: int) -> None:
+    def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         previous = round_.previous_president
         if place == 0 and previous >= 0 and seat != previous and round_.hands[previous]:
             round_.fall(previous)

@@ -1,14 +1,15 @@
-"""Eight stop (R14): any set of 8s, and any straight holding an 8, clears the pile."""
+"""Eight stop (R14): any set of 8s, and any straight holding an 8, clears the pile.
+
+A joker standing for an 8 in a straight counts. The rule is a rank that clears in either order
+(:attr:`~cardverse.engine.parts.base.Part.clearing_ranks`): the ruleset folds it into its one
+answer to "does this play clear" and into the ranks that take control, read by the referee, the
+forbidden finish and the bots alike.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..plays import PlayInfo
+from ..cards import RANK_8
 from .base import BOOL, OptionSpec, Part
-
-if TYPE_CHECKING:
-    from ..rounds import Round
 
 
 class EightStop(Part):
@@ -17,13 +18,10 @@ class EightStop(Part):
         kind=BOOL,
         default=False,
         rule="R14",
-        summary="Eights clear the pile.",
         presets={"daifugo": True},
         page="eight-stop",
     )
-
-    def clears(self, round_: Round, move: int, info: PlayInfo, reversed_before: bool) -> bool:
-        return info.has_eight
+    clearing_ranks = 1 << RANK_8
 
 
 PART = EightStop()

@@ -1,13 +1,24 @@
-"""Equal plays (R10): a play may equal the one it covers. R10 itself lives in the referee."""
+"""Equal plays (R10): a play may equal the one it covers.
+
+The comparison itself is R10's (:func:`cardverse.engine.plays.beats`, and the set tables of
+:mod:`cardverse.engine.movegen`, which take the option as their ``equal_plays`` argument: the hot
+path reads it there, never through a hook). The part owns the refusal of an equal play when the
+option is off.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from ..plays import PlayInfo
+from ..refusals import Refusal, refuse
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..options import Rules
+    from .base import RoundState
+
+RANK_WORDS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "jokers")
 
 
 class EqualPlays(Part):
@@ -16,15 +27,26 @@ class EqualPlays(Part):
         kind=BOOL,
         default=True,
         rule="R10",
-        summary="A play may equal the one it covers.",
         presets={"cardverse": False, "daifugo": False},
         locked=frozenset({"cardverse"}),
         page="equal-plays",
-        codes=("equal_not_allowed", "beat_jokers_equal_off"),
     )
 
-    def active(self, rules: Rules) -> bool:
-        return False  # read by the referee's comparison (R10), no hook
+    def active(self, options: Mapping[str, Any]) -> bool:
+        return not options["equal_plays"]  # its refusal speaks only while equal plays are off
+
+    def refuse_cover(
+        self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo
+    ) -> Refusal | None:
+        if info.straight or old.all_jokers or info.rank != old.rank:
+            return None
+        return refuse(
+            "equal_not_allowed",
+            "R10",
+            f"equal plays are off: {RANK_WORDS[info.rank]} does not beat {RANK_WORDS[old.rank]}",
+            need=RANK_WORDS[old.rank],
+            got=RANK_WORDS[info.rank],
+        )
 
 
 PART = EqualPlays()

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any
 
 from .base import BOOL, OptionSpec, Part
-
-if TYPE_CHECKING:
-    from ..options import Rules
 
 
 class Exchange(Part):
@@ -16,13 +14,10 @@ class Exchange(Part):
         kind=BOOL,
         default=True,
         rule="R25",
-        summary="From round 2 on, the Scum and the President swap cards, and so do the "
-        "Vice-Scum and the Vice-President.",
         page="exchange",
-        codes=("not_exchange", "exchange_in_progress", "not_your_give", "give_count"),
     )
 
-    def active(self, rules: Rules) -> bool:
+    def active(self, options: Mapping[str, Any]) -> bool:
         return False  # carried out by the game between rounds (engine.exchange)
 
 

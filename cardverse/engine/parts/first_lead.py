@@ -1,14 +1,15 @@
-"""Who leads round 1 (R24): seat 0, the holder of the 3 of clubs, or of the 3 of diamonds."""
+"""Who leads round 1 (R24): seat 0, the holder of the 3 of clubs, or of the 3 of diamonds.
+
+The part owns the choice (:meth:`FirstLead.leader`); the game asks it when it deals round 1.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any
 
-from ..cards import THREE_OF_CLUBS, THREE_OF_DIAMONDS
+from ..cards import NATURAL_MASK, THREE_OF_CLUBS, THREE_OF_DIAMONDS, cards_of
 from .base import CHOICE, OptionSpec, Part
-
-if TYPE_CHECKING:
-    from ..options import Rules
 
 FIRST_SEAT = "first_seat"
 THREE_OF_CLUBS_LEADS = "three_of_clubs"
@@ -23,13 +24,31 @@ class FirstLead(Part):
         kind=CHOICE,
         default=THREE_OF_CLUBS_LEADS,
         rule="R24",
-        summary="Who leads the first round.",
         choices=FIRST_LEAD_VALUES,
         presets={"cardverse": FIRST_SEAT, "daifugo": THREE_OF_DIAMONDS_LEADS},
     )
 
-    def active(self, rules: Rules) -> bool:
-        return False  # read by the deal (engine.dealing)
+    def active(self, options: Mapping[str, Any]) -> bool:
+        return False  # asked by the deal (:meth:`leader`), never by the referee's hooks
+
+    def leader(self, value: str, hands: list[int]) -> int:
+        """Who leads round 1 under the option's ``value``: seat 0, or the holder of its card.
+
+        With a partial deal (tests, puzzles) where nobody holds that card, the holder of the
+        lowest natural card leads; with no natural card at all, seat 0.
+        """
+        if value == FIRST_SEAT:
+            return 0
+        card = LEAD_CARD[value]
+        for seat, hand in enumerate(hands):
+            if hand >> card & 1:
+                return seat
+        lowest: tuple[int, int] | None = None
+        for seat, hand in enumerate(hands):
+            naturals = cards_of(hand & NATURAL_MASK)
+            if naturals and (lowest is None or naturals[0] < lowest[0]):
+                lowest = (naturals[0], seat)
+        return lowest[1] if lowest else 0
 
 
 PART = FirstLead()

@@ -13,14 +13,10 @@ from ..plays import PlayInfo
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 RANK_J = 8
 _JACKS = 15 << (RANK_J * 4)
-
-
-def holds_natural_jack(move: int) -> bool:
-    return bool(move & _JACKS)
 
 
 class JackBack(Part):
@@ -29,7 +25,6 @@ class JackBack(Part):
         kind=BOOL,
         default=False,
         rule="R32",
-        summary="A play holding a jack reverses the order until the trick ends.",
         presets={"daifugo": True},
         page="jack-back",
     )
@@ -37,7 +32,7 @@ class JackBack(Part):
     reports: tuple[str, ...] = ("jack_back",)
     # The order in force is all it changes: tables and the bots' shortcut read that order.
 
-    def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
+    def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
         if not round_.jack_back and move & _JACKS:
             round_.jack_back = True
             round_.reversed_now = not round_.reversed_now

@@ -1,13 +1,20 @@
-"""Jokers (R2, R5): 0, 1 or 2 jokers stand in for any card; all-joker sets outrank their size."""
+"""Jokers (R2, R5, R10): 0, 1 or 2 jokers stand in for any card; all-joker sets outrank their size.
+
+The deck (R2) and the shapes of plays (R5) carry the jokers; this part owns R10's last line: an
+all-joker set is covered only by an all-joker set of its size, and only with equal plays on.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from ..plays import PlayInfo
+from ..refusals import Refusal, refuse
 from .base import INT, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..options import Rules
+    from .base import RoundState
 
 
 class Jokers(Part):
@@ -16,17 +23,30 @@ class Jokers(Part):
         kind=INT,
         default=0,
         rule="R2",
-        summary="Jokers added to the deck; a joker stands in for any card.",
         low=0,
         high=2,
         presets={"daifugo": 1},
         locked=frozenset({"cardverse"}),
         page="jokers",
-        codes=("beat_jokers", "beat_jokers_equal_off"),
     )
 
-    def active(self, rules: Rules) -> bool:
-        return False  # the deck and the shapes of plays (R2, R5) carry it, no hook
+    def active(self, options: Mapping[str, Any]) -> bool:
+        return bool(options["jokers"] > 0)
+
+    def refuse_cover(
+        self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo
+    ) -> Refusal | None:
+        if not old.all_jokers:
+            return None
+        if round_.equal_plays:
+            return refuse(
+                "beat_jokers", "R10", "a set made only of jokers can be covered only by jokers"
+            )
+        return refuse(
+            "beat_jokers_equal_off",
+            "R10",
+            "a set made only of jokers cannot be covered when equal plays are off",
+        )
 
 
 PART = Jokers()

@@ -9,7 +9,7 @@ from ..plays import MAX_SET_SIZE, PlayInfo, starts_revolution
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 
 class Revolution(Part):
@@ -18,13 +18,12 @@ class Revolution(Part):
         kind=BOOL,
         default=False,
         rule="R15",
-        summary="Every set of four reverses the order of the ranks.",
         presets={"cardverse": True, "daifugo": True},
         page="revolution",
     )
     starts = staticmethod(starts_revolution)
 
-    def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
+    def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
         if not info.straight and info.size == MAX_SET_SIZE:
             round_.revolution = not round_.revolution  # R16: the next play is judged reversed
             round_.reversed_now = not round_.reversed_now

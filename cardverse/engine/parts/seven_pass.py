@@ -12,7 +12,7 @@ from ..events import GIVE_OWED
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 RANK_7 = 4
 _SEVENS = 15 << (RANK_7 * 4)
@@ -24,14 +24,12 @@ class SevenPass(Part):
         kind=BOOL,
         default=False,
         rule="R36",
-        summary="Whoever plays sevens gives as many cards to the next player.",
         presets={"daifugo": True},
         page="seven-pass",
-        codes=("give_owed", "give_not_owed", "owed_count"),
     )
     house_rule = True
 
-    def owes(self, round_: Round, seat: int, move: int) -> tuple[str, int] | None:
+    def owes(self, round_: RoundState, seat: int, move: int) -> tuple[str, int] | None:
         sevens = (move & _SEVENS).bit_count()
         return (GIVE_OWED, sevens) if sevens else None
 

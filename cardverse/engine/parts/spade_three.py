@@ -1,15 +1,20 @@
-"""Spade three (R33, R40): a lone 3♠ covers and beats a lone joker, in either order, and clears."""
+"""Spade three (R33, R40): a lone 3♠ covers and beats a lone joker, in either order, and clears.
+
+The part adds the play (the tables do not hold it), lets it cover, makes it a clearing play and
+says why anything else does not cover a lone joker while the rule is on.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo, play_info
+from ..refusals import Refusal, refuse
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..options import Rules
-    from ..rounds import Round
+    from .base import RoundState
 
 THREE_OF_SPADES = 3  # rank 0 (the 3), suit 3 (spades)
 SPADE_THREE_MOVE = 1 << THREE_OF_SPADES
@@ -22,18 +27,12 @@ def is_lone_joker(move: int | None) -> bool:
     return info.all_jokers and info.size == 1
 
 
-def spade_three_on_joker(move: int, top: int | None) -> bool:
-    """Whether ``move`` is the lone 3♠ covering a lone joker."""
-    return move == SPADE_THREE_MOVE and is_lone_joker(top)
-
-
 class SpadeThree(Part):
     spec = OptionSpec(
         name="spade_three",
         kind=BOOL,
         default=False,
         rule="R33",
-        summary="A lone 3 of spades beats a lone joker and clears the pile.",
         presets={"daifugo": True},
         requires=("jokers", 1),
         page="spade-three",
@@ -41,23 +40,38 @@ class SpadeThree(Part):
     house_rule = True
     fast_tables = False  # adds a play the tables do not hold
     fast_playouts = False  # the shortcut never plays it
+    refusal_first = True  # its refusal narrows the jokers' one (R10) for a lone joker
 
-    def active(self, rules: Rules) -> bool:
-        return rules.spade_three and rules.jokers > 0
+    def active(self, options: Mapping[str, Any]) -> bool:
+        return bool(options["spade_three"]) and options["jokers"] > 0
 
-    def generic_now(self, round_: Round) -> bool:
+    def generic_now(self, round_: RoundState) -> bool:
         return is_lone_joker(round_.last_move)
 
-    def extra_plays(self, round_: Round, hand: int, old: PlayInfo | None) -> list[int]:
+    def extra_plays(self, round_: RoundState, hand: int, old: PlayInfo | None) -> list[int]:
         if old is not None and old.all_jokers and old.size == 1 and hand & SPADE_THREE_MOVE:
             return [SPADE_THREE_MOVE]
         return []
 
-    def covers(self, round_: Round, move: int, info: PlayInfo, old: PlayInfo) -> bool:
+    def covers(self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo) -> bool:
         return move == SPADE_THREE_MOVE and old.all_jokers and old.size == 1
 
-    def clears(self, round_: Round, move: int, info: PlayInfo, reversed_before: bool) -> bool:
-        return spade_three_on_joker(move, round_.last_move)
+    def refuse_cover(
+        self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo
+    ) -> Refusal | None:
+        if not (old.all_jokers and old.size == 1):
+            return None
+        equal = round_.equal_plays
+        return refuse(
+            "beat_joker_spade_three",
+            "R33",
+            "a lone joker can be covered only by the 3♠"
+            + (" or by the other joker" if equal else ""),
+            equal_plays=equal,
+        )
+
+    def clears(self, move: int, top: int | None, reversed_before: bool) -> bool:
+        return move == SPADE_THREE_MOVE and is_lone_joker(top)
 
 
 PART = SpadeThree()

@@ -9,7 +9,7 @@ from ..plays import PlayInfo
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 
 class Straights(Part):
@@ -18,16 +18,14 @@ class Straights(Part):
         kind=BOOL,
         default=False,
         rule="R6",
-        summary="Runs of 3 or more cards of one suit may be played.",
         presets={"daifugo": True},
         locked=frozenset({"cardverse"}),
         page="straights",
-        codes=("straights_off", "straight_on_set", "set_on_straight"),
     )
     fast_playouts = False  # suits matter
 
-    def extra_plays(self, round_: Round, hand: int, old: PlayInfo | None) -> list[int]:
-        return straight_plays(hand, old, round_.reversed_order, round_.equal_plays)
+    def extra_plays(self, round_: RoundState, hand: int, old: PlayInfo | None) -> list[int]:
+        return straight_plays(hand, old, round_.reversed_now, round_.equal_plays)
 
 
 PART = Straights()

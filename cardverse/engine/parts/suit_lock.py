@@ -15,7 +15,7 @@ from ..refusals import Refusal, refuse
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 SUIT_MASKS = tuple(sum(1 << (rank * 4 + suit) for rank in range(NUM_RANKS)) for suit in range(4))
 
@@ -40,27 +40,25 @@ class SuitLock(Part):
         kind=BOOL,
         default=False,
         rule="R31",
-        summary="A play in the same suits as the one it covers locks the trick to those suits.",
         presets={"daifugo": True},
         page="suit-lock",
-        codes=("outside_lock",),
     )
     house_rule = True
     reports: tuple[str, ...] = ("lock",)
     fast_tables = False  # the generic filter drops plays outside the lock
     fast_playouts = False  # suits matter
 
-    def generic_now(self, round_: Round) -> bool:
+    def generic_now(self, round_: RoundState) -> bool:
         return round_.lock != 0
 
-    def filter_plays(self, round_: Round, plays: list[int]) -> list[int]:
+    def filter_plays(self, round_: RoundState, plays: list[int]) -> list[int]:
         lock = round_.lock
         if not lock:
             return plays
         outside = 15 & ~lock
         return [m for m in plays if not play_suits(m) & outside]
 
-    def refuse(self, round_: Round, seat: int, move: int, info: PlayInfo) -> Refusal | None:
+    def refuse(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> Refusal | None:
         lock = round_.lock
         if not lock or not play_suits(move) & ~lock:
             return None
@@ -73,7 +71,7 @@ class SuitLock(Part):
             suits=suit_names(round_.lock),
         )
 
-    def after_play(self, round_: Round, seat: int, move: int, info: PlayInfo) -> None:
+    def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
         old = round_.last_move
         if round_.lock or old is None or move & JOKER_MASK or old & JOKER_MASK:
             return

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any
 
 from .base import INT, OptionSpec, Part
-
-if TYPE_CHECKING:
-    from ..options import Rules
 
 
 class _Always(Part):
@@ -16,7 +14,7 @@ class _Always(Part):
     def __init__(self, spec: OptionSpec) -> None:
         self.spec = spec
 
-    def active(self, rules: Rules) -> bool:
+    def active(self, options: Mapping[str, Any]) -> bool:
         return False
 
 
@@ -26,7 +24,6 @@ PLAYERS = _Always(
         kind=INT,
         default=4,
         rule="R4",
-        summary="How many players sit at the table.",
         low=3,
         high=8,
     )
@@ -37,7 +34,6 @@ ROUNDS = _Always(
         kind=INT,
         default=1,
         rule="R22",
-        summary="How many rounds the game lasts; points add up over them.",
         low=1,
         high=20,
         presets={"daifugo": 3},

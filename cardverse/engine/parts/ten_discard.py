@@ -12,7 +12,7 @@ from ..events import DISCARD_OWED
 from .base import BOOL, OptionSpec, Part
 
 if TYPE_CHECKING:
-    from ..rounds import Round
+    from .base import RoundState
 
 RANK_10 = 7
 _TENS = 15 << (RANK_10 * 4)
@@ -24,14 +24,12 @@ class TenDiscard(Part):
         kind=BOOL,
         default=False,
         rule="R37",
-        summary="Whoever plays tens discards as many cards.",
         presets={"daifugo": True},
         page="ten-discard",
-        codes=("discard_owed", "discard_not_owed", "owed_count"),
     )
     house_rule = True
 
-    def owes(self, round_: Round, seat: int, move: int) -> tuple[str, int] | None:
+    def owes(self, round_: RoundState, seat: int, move: int) -> tuple[str, int] | None:
         tens = (move & _TENS).bit_count()
         return (DISCARD_OWED, tens) if tens else None
 

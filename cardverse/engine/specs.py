@@ -1,0 +1,71 @@
+"""The shape of one option (rules.md section 2, R4) and the presets' names: a leaf module.
+
+:class:`OptionSpec` is one row of the options table; every rule part declares its own
+(:mod:`cardverse.engine.parts`) and :mod:`cardverse.engine.options` builds the table, the presets
+and :class:`~cardverse.engine.options.Rules` from them. This module imports nothing from the
+engine, so a part, the options and the referee can all read it without importing each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+BOOL: Final = "bool"
+INT: Final = "int"
+CHOICE: Final = "choice"
+
+PRESET_NAMES: tuple[str, ...] = ("standard", "cardverse", "daifugo")
+#: the preset's player range (a limit of the preset, section 2)
+PLAYER_RANGES: dict[str, tuple[int, int]] = {
+    "standard": (3, 8),
+    "cardverse": (3, 6),
+    "daifugo": (3, 8),
+}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One row of the options table (rules.md section 2).
+
+    ``default`` is the ``standard`` preset's value; ``presets`` gives other presets' values and
+    ``locked`` the presets that lock the option (R4). ``requires`` names an option that must be
+    at least a value for this one to be on (the spade three needs a joker). ``page`` is the slug
+    of the option's rules page, when it has one.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    rule: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    presets: Mapping[str, Any] = field(default_factory=dict)
+    locked: frozenset[str] = frozenset()
+    requires: tuple[str, int] | None = None
+    page: str | None = None
+
+    def value_in(self, preset: str) -> Any:
+        return self.presets.get(preset, self.default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The description the table form and the page's script read."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "rule": self.rule,
+            "presets": {name: self.value_in(name) for name in PRESET_NAMES},
+            "locked": sorted(self.locked),
+        }
+        if self.kind == INT:
+            out["low"], out["high"] = self.low, self.high
+        if self.kind == CHOICE:
+            out["choices"] = list(self.choices)
+        if self.requires:
+            out["requires"] = {"option": self.requires[0], "at_least": self.requires[1]}
+        if self.page:
+            out["page"] = self.page
+        return out
