@@ -398,7 +398,7 @@ def set_shape(move: int) -> tuple[int, int]:
 def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> int:
     """:func:`lead_play` for a joker-free hand with straights off (in one pass over the ranks,
     keeping the few groups it may choose rather than lists of them)."""
-    controls = style.ruleset.control_ranks(revolution)
+    control_ranks = style.ruleset.control_ranks(revolution)  # a bitset of ranks
     four_control = style.revolution_rule
     groups = 0
     fours = False
@@ -416,7 +416,7 @@ def fast_lead(hand: int, revolution: bool, style: Style, opponent_min: int) -> i
         groups += 1
         size = NIBBLE_COUNT[nibble]
         strength = _rank_strength(rank, revolution)
-        clears = (controls >> rank) & 1 != 0
+        clears = (control_ranks >> rank) & 1 != 0
         if clears or (four_control and size == 4):
             controls += 1
             if size == 4:
