@@ -89,3 +89,39 @@ def test_R4_the_rules_fields_are_the_specs_and_their_defaults() -> None:
     rules_fields = [f for f in fields(Rules) if f.name != "preset"]
     assert [f.name for f in rules_fields] == list(OPTION_NAMES)
     assert all(f.default == SPECS[f.name].default for f in rules_fields)
+
+
+def test_R4_a_part_names_its_own_words() -> None:
+    """Every part names its option's label and help, and every house rule (section 10) its
+    rules-sheet lines (msgids): the web layer's tables and the sheet read them from the parts,
+    and no separate table of option words is kept."""
+    from cardverse.web.messages import OPTION_HELP, OPTION_LABELS
+
+    for part in PARTS:
+        assert part.words.label and part.words.help, part.spec.name
+        assert OPTION_LABELS[part.spec.name] == part.words.label
+        assert OPTION_HELP[part.spec.name] == part.words.help
+        if part.house_rule:
+            assert part.words.sheet, part.spec.name
+    assert python_files_naming(r"Everyone sees whether a jack back is in force") == {
+        "engine/parts/jack_back.py"
+    }
+
+
+def test_R14_the_eight_stop_names_its_own_sheet_lines() -> None:
+    """The sheet's clearing section takes the eight stop's lines from its part, each shown only
+    where the options it needs are on (or off)."""
+    from cardverse.web.rulesheet import rules_sheet_context
+
+    def clearing(**options: object) -> list[str]:
+        sheet = rules_sheet_context(Rules.make("standard", **options))
+        section = next(s for s in sheet["sections"] if s.key == "clearing")
+        return [line.msg for line in section.lines if isinstance(line.msg, str)]
+
+    plain = clearing(eight_stop=True)
+    assert "A set of 8s clears the pile too." in plain
+    assert not any("straight" in msg for msg in plain)
+    with_straights = clearing(eight_stop=True, straights=True, revolution=True)
+    assert "A set of 8s clears the pile too." not in with_straights
+    assert any(msg.startswith("So does a straight that holds an 8.") for msg in with_straights)
+    assert any("never clears" in msg for msg in clearing(straights=True))

@@ -16,8 +16,21 @@ from ..events import Event
 from ..plays import PlayInfo
 from ..refusals import Refusal
 from ..specs import BOOL, CHOICE, INT, OptionSpec
+from ..words import CLEARING, N_, SheetLine, Words
 
-__all__ = ["BOOL", "CHOICE", "INT", "OptionSpec", "Part", "RoundState", "Rulebook"]
+__all__ = [
+    "BOOL",
+    "CHOICE",
+    "CLEARING",
+    "INT",
+    "N_",
+    "OptionSpec",
+    "Part",
+    "RoundState",
+    "Rulebook",
+    "SheetLine",
+    "Words",
+]
 
 
 class Rulebook(Protocol):
@@ -52,6 +65,8 @@ class Part:
     """A rule: its option and the hooks it needs (defaults do nothing)."""
 
     spec: OptionSpec
+    #: its label, help and rules-sheet lines (msgids the web layer translates)
+    words: Words
     #: the table-driven set generator stays exact under this rule (no generic filter needed)
     fast_tables: bool = True
     #: the bots' rank-count playout shortcut (sets only, suits ignored) stays legal

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -23,6 +23,24 @@ class Downfall(Part):
         rule="R35",
         presets={"daifugo": True},
         page="downfall",
+    )
+    words = Words(
+        label=N_("Downfall of the President"),
+        help=N_("From round 2, a President who loses first place drops to the bottom."),
+        sheet=(
+            SheetLine(
+                N_(
+                    "From round 2, when someone other than the previous President goes out first "
+                    "while the previous President still holds cards, the previous President takes "
+                    "the lowest free place at once; their cards leave the round unseen."
+                )
+            ),
+            SheetLine(
+                N_("This holds too when first place is taken by giving or discarding cards."),
+                "seven_pass|ten_discard",
+            ),
+            SheetLine(N_("Everyone sees which places were taken by a downfall.")),
+        ),
     )
     house_rule = True
 

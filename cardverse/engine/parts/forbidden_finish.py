@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import JOKER_MASK, rank_cards
 from ..plays import PlayInfo
-from .base import BOOL, OptionSpec, Part, Rulebook
+from .base import BOOL, N_, OptionSpec, Part, Rulebook, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -38,6 +38,31 @@ class ForbiddenFinish(Part):
         rule="R34",
         presets={"daifugo": True},
         page="forbidden-finish",
+    )
+    words = Words(
+        label=N_("Forbidden finish"),
+        help=N_("Going out on a joker or a card that clears the pile takes the lowest free place."),
+        sheet=(
+            SheetLine(
+                N_(
+                    "Going out on a play that holds a card of the rank that clears the pile is a "
+                    "forbidden finish: it takes the lowest free place. Such places fill from the "
+                    "bottom."
+                )
+            ),
+            SheetLine(
+                N_("Going out on a play that holds a joker is a forbidden finish too."), "jokers"
+            ),
+            SheetLine(
+                N_("Going out on a play that holds an 8 is a forbidden finish too."), "eight_stop"
+            ),
+            SheetLine(N_("So is going out on the 3 of spades played on a joker."), "spade_three"),
+            SheetLine(
+                N_("Going out by giving or discarding cards is never a forbidden finish."),
+                "seven_pass|ten_discard",
+            ),
+            SheetLine(N_("Everyone sees which places were taken by a forbidden finish.")),
+        ),
     )
     house_rule = True
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..events import JackBackChanged
 from ..plays import PlayInfo
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -27,6 +27,33 @@ class JackBack(Part):
         rule="R32",
         presets={"daifugo": True},
         page="jack-back",
+    )
+    words = Words(
+        label=N_("Jack back"),
+        help=N_("A play holding a jack reverses the order until the trick ends."),
+        sheet=(
+            SheetLine(
+                N_(
+                    "A play holding a jack reverses the order until the trick ends. While the "
+                    "order is reversed, a set of 3s clears the pile."
+                )
+            ),
+            SheetLine(
+                N_(
+                    "The play of jacks itself is judged by the order before it. A second play "
+                    "holding a jack in the same trick changes nothing more."
+                )
+            ),
+            SheetLine(N_("A joker standing for a jack does not count as a jack."), "jokers"),
+            SheetLine(
+                N_(
+                    "During a revolution a jack back gives the normal order back until the trick "
+                    "ends, and then a set of 2s clears the pile."
+                ),
+                "revolution",
+            ),
+            SheetLine(N_("Everyone sees whether a jack back is in force.")),
+        ),
     )
     house_rule = True
     reports: tuple[str, ...] = ("jack_back",)

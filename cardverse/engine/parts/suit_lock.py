@@ -12,7 +12,7 @@ from ..cards import JOKER_MASK, NUM_RANKS, SUIT_NAMES
 from ..events import LockOn
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -42,6 +42,28 @@ class SuitLock(Part):
         rule="R31",
         presets={"daifugo": True},
         page="suit-lock",
+    )
+    words = Words(
+        label=N_("Suit lock"),
+        help=N_("A play in exactly the suits of the one it covers locks the trick to them."),
+        sheet=(
+            SheetLine(
+                N_(
+                    "When a play covers a play in exactly the same suits, the trick is locked: "
+                    "until it ends, play only cards of those suits."
+                )
+            ),
+            SheetLine(
+                N_(
+                    "A lock needs two plays without jokers: a play holding a joker never starts "
+                    "one, and neither does a play on a play holding a joker. Under a lock, a "
+                    "joker may stand in for a card of a missing suit."
+                ),
+                "jokers",
+            ),
+            SheetLine(N_("A lock binds the 3 of spades played on a joker too."), "spade_three"),
+            SheetLine(N_("Everyone sees whether a lock is in force, and on which suits.")),
+        ),
     )
     house_rule = True
     reports: tuple[str, ...] = ("lock",)
