@@ -78,7 +78,7 @@ def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
         "ten_discard",
     }
     assert not every.fast_tables and not every.fast_playouts
-    assert set(every.reports) == {"lock", "jack_back"}
+    assert {report.name for report in every.reports} == {"lock", "jack_back"}
 
 
 def test_R4_the_rules_fields_are_the_specs_and_their_defaults() -> None:

@@ -33,8 +33,7 @@ def round_of_view(view: PlayerView) -> Round:
             from_bottom=list(public.from_bottom),
             fallen=list(public.fallen),
             out_of_play={s: c for s, c in enumerate(public.out_of_play) if c},
-            jack_back=view.jack_back,
-            lock=view.lock,
+            reports=public.reported(),
             owed=None if owed is None else (owed.owed, owed.number),
             previous_president=previous,
         )

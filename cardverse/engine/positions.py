@@ -3,7 +3,8 @@
 :func:`round_from_known` takes the public facts of a round at one moment (hand counts, the trick's
 plays and passes, the order, places so far, what is owed) and the hands that are known (one seat's
 own hand is enough; hidden hands are counts), and replays the trick through the rules of the
-table's parts, so the lock, the jack back and the revolution come from the same code that plays.
+table's parts, so the parts' trick state (a lock, a jack back) and the revolution come from the
+same code that plays; a trick state the facts give is checked against it.
 Anything inconsistent raises :class:`PositionError` with a message that names the rule.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from .events import DISCARD_OWED, GIVE_OWED, OwedAction
 from .options import Rules
+from .parts import REPORTS
 from .parts.seven_pass import _SEVENS
 from .parts.ten_discard import _TENS
 from .pickling import by_constructor
@@ -42,8 +44,8 @@ class Known:
     from_bottom: list[int] = field(default_factory=list)  # of those, placed from the bottom
     fallen: list[int] = field(default_factory=list)  # of those, out by a downfall
     out_of_play: dict[int, int] = field(default_factory=dict)  # seat -> cards that left unseen
-    jack_back: bool | None = None  # None: whatever the trick says
-    lock: int | None = None  # suits (4-bit set); None: whatever the trick says
+    #: the parts' trick state given, by report name (reports.py); one left out: the trick says
+    reports: dict[str, int] = field(default_factory=dict)
     owed: tuple[str, int] | None = None  # (give or discard, count), owed by the seat on turn
     previous_president: int = -1
     trick_number: int = 0
@@ -161,23 +163,7 @@ def round_from_known(known: Known) -> Round:
         round_.fallen |= 1 << seat
     for seat, count in known.out_of_play.items():
         round_.out_of_play[seat] = placeholder(count)
-    reports = ruleset_for(rules).reports
-    if known.jack_back is not None:
-        if known.jack_back and "jack_back" not in reports:
-            raise PositionError('"jack_back" is true but the jack_back option is off')
-        if known.jack_back != round_.jack_back:
-            raise PositionError(
-                f'"jack_back" is {str(known.jack_back).lower()}, but the trick says otherwise '
-                "(R32: a play holding a jack starts it, the trick's end ends it)"
-            )
-    if known.lock is not None:
-        if known.lock and "lock" not in reports:
-            raise PositionError('"lock" is given but no option in force locks a trick')
-        if known.lock != round_.lock:
-            raise PositionError(
-                '"lock" does not match the trick (R31: a play in exactly the suits of the play '
-                "it covers, neither holding a joker, locks the trick to those suits)"
-            )
+    _check_reports(round_, known)
     round_.owed = None
     round_._owed_queue = []
     round_.turn = turn
@@ -187,6 +173,19 @@ def round_from_known(known: Known) -> Round:
         _check_turn(round_, known)
     round_._legal = None
     return round_
+
+
+def _check_reports(round_: Round, known: Known) -> None:
+    """Each trick state the facts give must be what the trick's plays lead to (R39)."""
+    active = {report.name for report in ruleset_for(round_.rules).reports}
+    for name, value in known.reports.items():
+        report = next((r for r in REPORTS if r.name == name), None)
+        if report is None:
+            raise PositionError(f'"{name}" is no trick state of any option')
+        if value and name not in active:
+            raise PositionError(f'"{name}" is given but its option is off ({report.rule})')
+        if value != report.read(round_.marks):
+            raise PositionError(f'"{name}" is given, but {report.mismatch}')
 
 
 def _set_owed(round_: Round, known: Known, turn: int) -> None:
@@ -235,8 +234,7 @@ def _check_turn(round_: Round, known: Known) -> None:
         round_.last_move = None
         round_.last_seat = -1
         round_.passed = 0
-        round_.lock = 0
-        round_.jack_back = False
+        round_.marks = 0  # the parts' state lasts for the trick (R31, R32)
         round_.reversed_now = round_.revolution
         round_.trick_number = known.trick_number + 1
     elif round_.passed >> turn & 1:

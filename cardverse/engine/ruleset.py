@@ -15,6 +15,7 @@ from .cards import NATURAL_MASK, RANK_2, RANK_3
 from .options import Rules
 from .parts import PARTS, Part
 from .plays import STRAIGHT, play_info
+from .reports import Report
 
 
 def _hooked(parts: tuple[Part, ...], name: str) -> tuple[Part, ...]:
@@ -49,6 +50,7 @@ class Ruleset:
         "refusers",
         "reports",
         "rules",
+        "trick_enders",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -69,6 +71,7 @@ class Ruleset:
         self.owers = _hooked(active, "owes")
         self.finishers = _hooked(active, "finish_from_bottom")
         self.placers = _hooked(active, "after_place")
+        self.trick_enders = _hooked(active, "end_trick")
         #: some part acts on plays (changes the trick, owes, places from the bottom)
         self.follows_play = bool(self.after or self.owers or self.finishers)
         self.fast_tables = all(p.fast_tables for p in active)
@@ -76,7 +79,8 @@ class Ruleset:
         self.generic = tuple(p for p in active if not p.fast_tables)
         self.fast_playouts = all(p.fast_playouts for p in active)
         self.house_rules = tuple(p for p in active if p.house_rule)
-        self.reports = tuple(key for p in active for key in p.reports)
+        #: the trick state the active parts keep, each shown under its own key (R39)
+        self.reports: tuple[Report, ...] = tuple(r for p in active for r in p.reports)
         straight_ranks = 0
         for part in active:
             straight_ranks |= part.clearing_ranks
@@ -89,6 +93,10 @@ class Ruleset:
 
     def names(self) -> list[str]:
         return [p.spec.name for p in self.parts]
+
+    def report(self, marks: int) -> dict[str, int]:
+        """The active parts' trick state in ``marks`` (a round's or a view's), by report name."""
+        return {report.name: report.read(marks) for report in self.reports}
 
     def control_ranks(self, reversed_order: bool) -> int:
         """The ranks (a 13-bit set, bit 0 = the 3) whose sets clear the pile in this order: the

@@ -23,6 +23,7 @@ from typing import Any
 from ..engine import ActionFormatError, action_from_json, to_move
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import PRESETS, SPECS
+from ..engine.parts import PARTS
 from ..engine.parts.base import BOOL, CHOICE
 from ..notation import NotationError, read_position
 from ..tabletalk.heartbeat import client_settings
@@ -119,7 +120,26 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
             for key, (emoji, label) in REACTION_TEXTS.items()
         ],
         "heartbeat": client_settings(),
+        "reports": _report_entries(t),
     }
+
+
+def _report_entries(t: Translator) -> list[dict[str, Any]]:
+    """The parts' trick state the page shows beside the pile, and gives back in a position it
+    asks the engine about (R39): read from the parts' reports, none named here. ``text`` is
+    translated; a set of suits fills its ``%(suits)s`` on the page."""
+    return [
+        {
+            "name": report.name,
+            "option": part.spec.name,
+            "kind": report.kind,
+            "id": report.name.replace("_", "-"),
+            "symbol": report.symbol,
+            "text": t.gettext(report.text),
+        }
+        for part in PARTS
+        for report in part.reports
+    ]
 
 
 def card_templates(t: Translator) -> list[tuple[str, str]]:

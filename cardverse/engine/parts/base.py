@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ..events import Event
 from ..plays import PlayInfo
 from ..refusals import Refusal
+from ..reports import FLAG, SUITS, Report
 from ..specs import BOOL, CHOICE, INT, OptionSpec
 from ..words import CLEARING, N_, SheetLine, Words
 
@@ -22,10 +23,13 @@ __all__ = [
     "BOOL",
     "CHOICE",
     "CLEARING",
+    "FLAG",
     "INT",
     "N_",
+    "SUITS",
     "OptionSpec",
     "Part",
+    "Report",
     "RoundState",
     "Rulebook",
     "SheetLine",
@@ -47,8 +51,8 @@ class RoundState(Protocol):
 
     hands: list[int]
     last_move: int | None
-    lock: int
-    jack_back: bool
+    #: the parts' state of the trick, each :class:`Report` at its own bits; 0 as a trick starts
+    marks: int
     revolution: bool
     reversed_now: bool
     equal_plays: bool
@@ -73,8 +77,9 @@ class Part:
     fast_playouts: bool = True
     #: a house rule of rules.md section 10 (the classic search models of tricks do not hold)
     house_rule: bool = False
-    #: trick-state keys that positions and ``check`` show while the option is on
-    reports: tuple[str, ...] = ()
+    #: its state of the trick, kept in the round's ``marks`` and shown to everyone (R39): views,
+    #: positions, the notation, the protocol and the page show it from these schemas alone
+    reports: tuple[Report, ...] = ()
     #: ranks (a 13-bit set) whose every set, and every straight through them, clears the pile
     #: whatever the order (R14's eight stop); read once by the ruleset, no call per play
     clearing_ranks: int = 0
@@ -137,3 +142,7 @@ class Part:
 
     def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         """React to ``seat`` taking ``place`` (R35)."""
+
+    def end_trick(self, round_: RoundState, marks: int) -> None:
+        """The trick ended with these ``marks`` (the round has already cleared them and set the
+        order back to the revolution's): tell the log what of this part's state ended."""

@@ -10,13 +10,27 @@ from typing import TYPE_CHECKING
 
 from ..events import JackBackChanged
 from ..plays import PlayInfo
-from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
+from .base import BOOL, FLAG, N_, OptionSpec, Part, Report, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
 
 RANK_J = 8
 _JACKS = 15 << (RANK_J * 4)
+
+#: whether a jack back is in force for the trick (R32, shown to everyone: R39)
+ON = Report(
+    name="jack_back",
+    kind=FLAG,
+    shift=0,
+    rule="R32",
+    meaning="a jack back is on for the trick",
+    text=N_("Jack back"),
+    symbol="↺",
+    mismatch="the trick says otherwise (R32: a play holding a jack starts it, the trick's end "
+    "ends it)",
+)
+_ON_BIT = ON.mask
 
 
 class JackBack(Part):
@@ -56,15 +70,20 @@ class JackBack(Part):
         ),
     )
     house_rule = True
-    reports: tuple[str, ...] = ("jack_back",)
+    reports = (ON,)
     # The order in force is all it changes: tables and the bots' shortcut read that order.
 
     def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
-        if not round_.jack_back and move & _JACKS:
-            round_.jack_back = True
+        if not round_.marks & _ON_BIT and move & _JACKS:
+            round_.marks |= _ON_BIT
             round_.reversed_now = not round_.reversed_now
             if round_.log is not None:
                 round_.log.append(JackBackChanged(True))
+
+    def end_trick(self, round_: RoundState, marks: int) -> None:
+        # R32: the trick's end ends it; the next trick is played in the revolution's order
+        if marks & _ON_BIT and round_.log is not None:
+            round_.log.append(JackBackChanged(False))
 
 
 PART = JackBack()
