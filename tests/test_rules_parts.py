@@ -125,3 +125,26 @@ def test_R14_the_eight_stop_names_its_own_sheet_lines() -> None:
     assert "A set of 8s clears the pile too." not in with_straights
     assert any(msg.startswith("So does a straight that holds an 8.") for msg in with_straights)
     assert any("never clears" in msg for msg in clearing(straights=True))
+
+
+def test_R39_a_part_owns_its_trick_state() -> None:
+    """Each part's trick state is a report of its own bits in the round's marks: the views, the
+    positions' keys and the notation's output are made from the reports alone."""
+    from cardverse.engine.parts import REPORTS
+    from cardverse.engine.views import PUBLIC_FIELDS
+    from cardverse.notation import POSITION_KEYS
+
+    taken = 0
+    for report in REPORTS:
+        assert not taken & report.mask, report.name
+        taken |= report.mask
+        assert report.name in {f.name for f in PUBLIC_FIELDS} and report.name in POSITION_KEYS
+        for value in (0, report.mask >> report.shift):
+            assert report.read(report.mark(value)) == value
+            assert report.from_json(report.to_json(value)) == value
+    assert [r.name for r in REPORTS] == ["lock", "jack_back"]
+    # no code outside its part (and the test kit) reads a part's bits: views and positions loop
+    assert python_files_naming(r"\bLOCK\b|_ON_BIT|parts\.jack_back import") == {
+        "engine/parts/suit_lock.py",
+        "engine/parts/jack_back.py",
+    }
