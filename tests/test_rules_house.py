@@ -29,10 +29,9 @@ from cardverse.engine import (
 from cardverse.engine.events import (
     Discarded,
     Gave,
-    JackBackChanged,
-    LockOn,
     OwedAction,
     TrickEnded,
+    TrickStateChanged,
     WentOut,
 )
 from cardverse.engine.order import clearing_rank, order_reversed
@@ -148,7 +147,9 @@ def test_R31_same_suits_lock_the_trick() -> None:
     round_ = house([["5H", "9C"], ["7H", "7S"], ["8H", "8C", "KS"], ["3C"]], suit_lock=True)
     do(round_, 0, "5H")
     do(round_, 1, "7H")
-    assert [e for e in events(round_) if isinstance(e, LockOn)] == [LockOn(0b0100)]
+    assert [e for e in events(round_) if isinstance(e, TrickStateChanged)] == [
+        TrickStateChanged(LOCK, 0b0100)
+    ]
     assert lock(round_) == 0b0100
     assert legal(round_) == expect("8H", "pass")
     refusal = round_.check(2, play("KS"))
@@ -214,7 +215,9 @@ def test_R32_a_jack_reverses_the_order_for_the_rest_of_the_trick() -> None:
     round_ = house([["9C", "4D"], ["JD", "5C"], ["10S", "QS", "3H"], ["AC"]], jack_back=True)
     do(round_, 0, "9C")
     do(round_, 1, "JD")  # judged by the order before it: J beats 9
-    assert [e for e in events(round_) if isinstance(e, JackBackChanged)] == [JackBackChanged(True)]
+    assert [e for e in events(round_) if isinstance(e, TrickStateChanged)] == [
+        TrickStateChanged(JACK_BACK, 1)
+    ]
     assert jack_back(round_) and round_.reversed_order
     assert legal(round_) == expect("10S", "3H", "pass")
     refusal = round_.check(2, play("QS"))
@@ -227,7 +230,7 @@ def test_R32_jack_back_ends_with_the_trick() -> None:
     do(round_, 1, "JD")
     for seat in (2, 3, 0):
         do(round_, seat)
-    assert [type(e) for e in events(round_)][-2:] == [TrickEnded, JackBackChanged]
+    assert [type(e) for e in events(round_)][-2:] == [TrickEnded, TrickStateChanged]
     assert not jack_back(round_) and not round_.reversed_order
 
 
@@ -574,12 +577,14 @@ def test_R39_views_show_lock_and_jack_back() -> None:
     game.apply(play("3C"))
     game.apply(play("5C"))  # clubs on clubs: the trick is locked to clubs
     view = player_view(game, 2)
-    assert view.public.reported() == {"lock": 0b0001, "jack_back": 0} and view.to_json()["lock"] == ["C"]
+    assert view.public.reported() == {"lock": 0b0001, "jack_back": 0} and view.to_json()[
+        "lock"
+    ] == ["C"]
     assert legal_texts(view) == {"8C", "pass"}
     game.apply(play("8C"))
     game.apply(play("9C"))
     events_ = game.apply(play("JC"))
-    assert JackBackChanged(True) in events_
+    assert TrickStateChanged(JACK_BACK, 1) in events_
     for seat in range(3):
         data = player_view(game, seat).to_json()
         assert data["jack_back"] is True and data["lock"] == ["C"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from .reports import Report
+
 GIVE_OWED: Final = "give"
 DISCARD_OWED: Final = "discard"
 
@@ -56,20 +58,16 @@ class RevolutionChanged(NamedTuple):
         return "revolution"
 
 
-class JackBackChanged(NamedTuple):
-    on: bool
+class TrickStateChanged(NamedTuple):
+    """A part's state of the trick changed (R39): a jack back came on or went, a lock came on.
+    Its kind is the report's name; its value is read as the report says (reports.py)."""
+
+    report: Report
+    value: int
 
     @property
     def kind(self) -> str:
-        return "jack_back"
-
-
-class LockOn(NamedTuple):
-    suits: int  # bit set of suits (bit 0 clubs … bit 3 spades)
-
-    @property
-    def kind(self) -> str:
-        return "lock"
+        return self.report.name
 
 
 class OwedAction(NamedTuple):
@@ -168,8 +166,7 @@ Event = (
     | Passed
     | TrickEnded
     | RevolutionChanged
-    | JackBackChanged
-    | LockOn
+    | TrickStateChanged
     | OwedAction
     | Gave
     | Discarded
@@ -196,6 +193,9 @@ def event_to_json(event: Event) -> dict[str, object]:
     from .cards import SUIT_NAMES, mask_names
 
     out: dict[str, object] = {"kind": event.kind}
+    if isinstance(event, TrickStateChanged):
+        out[event.report.event_key] = event.report.to_json(event.value)
+        return out
     for name, value in event._asdict().items():
         if name == "move":
             out["action"] = from_move(int(value)).to_json(with_seat=False)

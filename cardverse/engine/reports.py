@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import SUIT_NAMES
+from .pickling import by_constructor
 
 #: a yes/no: JSON true or false
 FLAG: Final = "flag"
@@ -39,6 +40,18 @@ class Report:
     text: str  # msgid: what the page shows while it is on ("%(suits)s" for a set of suits)
     symbol: str  # the page's mark beside the text (read aloud by nobody)
     mismatch: str  # English: why a given value that the trick does not lead to cannot be
+    told: str  # msgid: the narration of its event as it comes on ("%(suits)s" for suits)
+    told_off: str = ""  # msgid: the narration as a flag goes off ("" when it never says so)
+    turns_order: bool = False  # its coming on or off turns the order in force (R32)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
+
+    @property
+    def event_key(self) -> str:
+        """The member of its event (``TrickStateChanged``) that holds the value: ``on`` for a
+        flag, ``suits`` for a set of suits."""
+        return "on" if self.kind == FLAG else "suits"
 
     @property
     def mask(self) -> int:

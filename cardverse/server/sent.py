@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine.parts import REPORTS
 from ..engine.views import VIEW_DEFINITIONS, view_change_schema, view_schema
 
 _INT: dict[str, Any] = {"type": "integer"}
@@ -95,8 +96,8 @@ EVENTS: dict[str, dict[str, Any]] = {
         "(R34), downfall (R35) or last (the one seat left holding cards).",
         {"seat": _INT, "place": _INT, "how": {"enum": ["finish", "forbidden", "downfall", "last"]}},
     ),
-    "jack_back": _event("jack_back", "", {"on": _BOOL}),
-    "lock": _event("lock", "", {"suits": {"type": "array", "items": _STR}}),
+    # each part's trick state, under its report's name (a jack back, a lock: R39)
+    **{r.name: _event(r.name, "", {r.event_key: r.schema()}) for r in REPORTS},
     "owed": _event(
         "owed",
         "seat must give (to the next seat holding cards) or discard count cards now.",

@@ -126,8 +126,9 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
 
 def _report_entries(t: Translator) -> list[dict[str, Any]]:
     """The parts' trick state the page shows beside the pile, and gives back in a position it
-    asks the engine about (R39): read from the parts' reports, none named here. ``text`` is
-    translated; a set of suits fills its ``%(suits)s`` on the page."""
+    asks the engine about, and how its events are told (R39): read from the parts' reports, none
+    named here. ``text`` (the badge), ``told`` and ``toldOff`` (the event's narration as it comes
+    on and goes off) are translated; a set of suits fills their ``%(suits)s`` on the page."""
     return [
         {
             "name": report.name,
@@ -136,6 +137,9 @@ def _report_entries(t: Translator) -> list[dict[str, Any]]:
             "id": report.name.replace("_", "-"),
             "symbol": report.symbol,
             "text": t.gettext(report.text),
+            "told": t.gettext(report.told),
+            "toldOff": t.gettext(report.told_off) if report.told_off else "",
+            "turnsOrder": report.turns_order,
         }
         for part in PARTS
         for report in part.reports

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..events import JackBackChanged
+from ..events import TrickStateChanged
 from ..plays import PlayInfo
 from .base import BOOL, FLAG, N_, OptionSpec, Part, Report, SheetLine, Words
 
@@ -29,6 +29,9 @@ ON = Report(
     symbol="↺",
     mismatch="the trick says otherwise (R32: a play holding a jack starts it, the trick's end "
     "ends it)",
+    told=N_("Jack back! The order is reversed until the trick ends."),
+    told_off=N_("The jack back is over."),
+    turns_order=True,
 )
 _ON_BIT = ON.mask
 
@@ -78,12 +81,12 @@ class JackBack(Part):
             round_.marks |= _ON_BIT
             round_.reversed_now = not round_.reversed_now
             if round_.log is not None:
-                round_.log.append(JackBackChanged(True))
+                round_.log.append(TrickStateChanged(ON, 1))
 
     def end_trick(self, round_: RoundState, marks: int) -> None:
         # R32: the trick's end ends it; the next trick is played in the revolution's order
         if marks & _ON_BIT and round_.log is not None:
-            round_.log.append(JackBackChanged(False))
+            round_.log.append(TrickStateChanged(ON, 0))
 
 
 PART = JackBack()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import JOKER_MASK, NUM_RANKS, SUIT_NAMES
-from ..events import LockOn
+from ..events import TrickStateChanged
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
 from .base import BOOL, N_, SUITS, OptionSpec, Part, Report, SheetLine, Words
@@ -31,6 +31,7 @@ LOCK = Report(
     symbol="⊠",
     mismatch="it does not match the trick (R31: a play in exactly the suits of the play it "
     "covers, neither holding a joker, locks the trick to those suits)",
+    told=N_("Suit lock: until the trick ends, only %(suits)s."),
 )
 _SHIFT = LOCK.shift
 
@@ -116,7 +117,7 @@ class SuitLock(Part):
         if suits == play_suits(old):
             round_.marks |= suits << _SHIFT
             if round_.log is not None:
-                round_.log.append(LockOn(suits))
+                round_.log.append(TrickStateChanged(LOCK, suits))
 
 
 PART = SuitLock()

@@ -13,7 +13,17 @@ export function announce(text, urgent = false) {
   region.replaceChildren(el("p", { text }));
 }
 
+// A part's trick state changing (R39: a jack back, a lock), told in its part's own words.
+function reportWords(event) {
+  const report = config.reports.find((r) => r.name === event.event);
+  if (!report) return null;
+  if (report.kind === "suits") return report.told.replace("%(suits)s", suitWords(event.suits));
+  return event.on ? report.told : report.toldOff || null;
+}
+
 export function describeEvent(event) {
+  const told = reportWords(event);
+  if (told !== null) return told;
   const who = (seat) => seatName(seat);
   const me = (seat) => seat === S.seat;
   switch (event.event) {
@@ -89,12 +99,6 @@ export function describeEvent(event) {
             place,
           });
     }
-    case "jack_back":
-      return event.on
-        ? t("Jack back! The order is reversed until the trick ends.")
-        : t("The jack back is over.");
-    case "lock":
-      return t("Suit lock: until the trick ends, only %(suits)s.", { suits: suitWords(event.suits) });
     case "owed":
       if (event.kind === "give") {
         return me(event.seat)

@@ -187,7 +187,7 @@ function animate(events, rects) {
     } else if ((event.event === "gift" || event.event === "exchange") && event.to === S.seat && event.cards) {
       const from = rects.get(event.seat) || pileRect;
       for (const code of event.cards) flyFrom(handCard(code), from);
-    } else if (event.event === "revolution" || event.event === "jack_back") {
+    } else if (event.event === "revolution" || config.reports.some((r) => r.name === event.event && r.turnsOrder)) {
       flip($("hand"));
     }
   }
