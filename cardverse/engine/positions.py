@@ -16,11 +16,9 @@ from typing import Any
 from .events import DISCARD_OWED, GIVE_OWED, OwedAction
 from .options import Rules
 from .parts import REPORTS
-from .parts.seven_pass import _SEVENS
-from .parts.ten_discard import _TENS
 from .pickling import by_constructor
 from .plays import CARDS_MASK, GIVE, PASS, STRAIGHT, PlayShapeError, analyse
-from .rounds import Round
+from .rounds import OWED_RULE, Round
 from .ruleset import ruleset_for
 
 _KEEP = 1 << 70  # a bit no move touches: keeps every hand non-empty while the trick is replayed
@@ -192,16 +190,22 @@ def _set_owed(round_: Round, known: Known, turn: int) -> None:
     kind, count = known.owed or ("", 0)
     if kind not in (GIVE_OWED, DISCARD_OWED):
         raise PositionError('"owed" kind must be "give" or "discard"')
-    rule = "R36" if kind == GIVE_OWED else "R37"
-    option = round_.rules.seven_pass if kind == GIVE_OWED else round_.rules.ten_discard
-    if not option:
+    rule = OWED_RULE[kind]
+    owing = round_.ruleset.owed_kinds
+    if kind not in owing:
         raise PositionError(f"a {kind} is owed but its option is off ({rule})")
     top = round_.trick[-1][1] if round_.trick else PASS
     if not round_.trick or round_.trick[-1][0] != turn or top == PASS:
         raise PositionError(
             f"a {kind} is owed by the seat that made the last play of the trick ({rule})"
         )
-    counted = (top & (_SEVENS if kind == GIVE_OWED else _TENS)).bit_count()
+    # what the parts make the last play owe, in their order (a give before a discard: R38)
+    owed_by_play: list[tuple[str, int]] = []
+    for part in round_.ruleset.owers:
+        owes = part.owes(round_, turn, top)
+        if owes is not None:
+            owed_by_play.append(owes)
+    counted = next((number for what, number in owed_by_play if what == kind), 0)
     if not 1 <= count <= min(counted, known.counts[turn]):
         raise PositionError(
             f"the last play owes at most {min(counted, known.counts[turn])} card(s) to "
@@ -209,8 +213,8 @@ def _set_owed(round_: Round, known: Known, turn: int) -> None:
         )
     receiver = round_.next_holder(turn) if kind == GIVE_OWED else -1
     round_.owed = OwedAction(turn, kind, count, receiver)
-    if kind == GIVE_OWED and top & _TENS and round_.rules.ten_discard:
-        round_._owed_queue = [(DISCARD_OWED, (top & _TENS).bit_count())]
+    kinds = [what for what, _ in owed_by_play]
+    round_._owed_queue = owed_by_play[kinds.index(kind) + 1 :] if kind in kinds else []
 
 
 def _check_turn(round_: Round, known: Known) -> None:

@@ -310,7 +310,7 @@ class Round:
         if self.owed is not None:
             return self._check_owed(seat, move)
         if move & GIVE:
-            if self.rules.seven_pass:
+            if GIVE_OWED in self.ruleset.owed_kinds:
                 return refuse(
                     "give_not_owed", "R36", "no give is owed: cards are given after a play of 7s"
                 )
@@ -322,7 +322,11 @@ class Round:
                 "discard_not_owed",
                 "R37",
                 "no discard is owed: cards are discarded after a play of 10s"
-                + ("" if self.rules.ten_discard else ", and the ten discard is not played here"),
+                + (
+                    ""
+                    if DISCARD_OWED in self.ruleset.owed_kinds
+                    else ", and the ten discard is not played here"
+                ),
             )
         if not self.hands[seat]:
             return refuse(

@@ -33,6 +33,7 @@ class Ruleset:
         "_set_ranks_reversed",
         "_straight_ranks",
         "after",
+        "cards_leave_by_plays",
         "clearers",
         "cover_refusers",
         "coverers",
@@ -44,6 +45,7 @@ class Ruleset:
         "follows_play",
         "generic",
         "house_rules",
+        "owed_kinds",
         "owers",
         "parts",
         "placers",
@@ -69,6 +71,10 @@ class Ruleset:
         self.clearers = _hooked(active, "clears")
         self.after = _hooked(active, "after_play")
         self.owers = _hooked(active, "owes")
+        #: the kinds of give or discard a play may make owed here, by the part that owes it
+        self.owed_kinds: dict[str, Part] = {p.owes_kind: p for p in self.owers if p.owes_kind}
+        #: no part moves cards but by plays (a history replays with other hands)
+        self.cards_leave_by_plays = all(p.cards_leave_by_plays for p in active)
         self.finishers = _hooked(active, "finish_from_bottom")
         self.placers = _hooked(active, "after_place")
         self.trick_enders = _hooked(active, "end_trick")
@@ -101,14 +107,15 @@ class Ruleset:
     def control_ranks(self, reversed_order: bool) -> int:
         """The ranks (a 13-bit set, bit 0 = the 3) whose sets clear the pile in this order: the
         clearing rank (2, or 3 in the reversed order; R14) and the ranks parts add (8s with
-        eight_stop). Sets of them, and jokers, are what players keep to take back the lead."""
+        the eight stop). Sets of them, and jokers, are what players keep to take back the
+        lead."""
         return self._control_reversed if reversed_order else self._control_normal
 
     def clears(self, move: int, reversed_before: bool, top: int | None) -> bool:
         """Whether ``move``, played on ``top`` (None on lead) by the order in force before it,
         clears the pile (R14, R17): a set of a control rank (counted by its natural cards, so an
-        all-joker set never clears), a straight through a rank a part makes clearing (8s with
-        eight_stop, a joker standing for one too), or a play a part's own rule clears (the 3♠ on
+        all-joker set never clears), a straight through a rank a part makes clearing (the eight
+        stop's 8s, a joker standing for one too), or a play a part's own rule clears (the 3♠ on
         a lone joker, R33)."""
         naturals = move & NATURAL_MASK
         if naturals:

@@ -3,13 +3,13 @@
 :func:`protocol_events` turns what :meth:`Game.apply` (or :meth:`Game.start_next_round`) returned
 into the ``event`` objects of docs/protocol.md. Each is named by its engine event's ``kind``
 (``played``, ``passed``, ``trick_ended``, ``revolution``, ``owed``, ``gave``, ``discarded``,
-``went_out``, ``exchange``, ``round_over``, and each part's trick state under its report's name,
-``jack_back`` and ``lock``) and carries the engine's
-values: a place counts from 0 (first place is 0), as in the engine. Cards are named as in
-notation.md. Which seats may see an event's cards is the engine's to say
-(:func:`cardverse.engine.events.for_seat`): cards that only some seats may see (an exchange
-give-back, a seven pass) go under ``_private``, naming those seats, and the server's view filter
-resolves them per recipient; the rest of the event is encoded once for everyone.
+``went_out``, ``exchange``, ``round_over``, and each part's trick state under its report's name:
+a jack back, a lock) and carries the engine's values: a place counts from 0 (first place is 0),
+as in the engine. Cards are named as in notation.md. Which seats may see an event's cards is the
+engine's to say (:func:`cardverse.engine.events.for_seat`): cards that only some seats may see
+(an exchange give-back, a seven pass) go under ``_private``, naming those seats, and the
+server's view filter resolves them per recipient; the rest of the event is encoded once for
+everyone.
 """
 
 from __future__ import annotations

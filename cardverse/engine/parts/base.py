@@ -85,6 +85,11 @@ class Part:
     clearing_ranks: int = 0
     #: its :meth:`refuse_cover` narrows another part's (asked first)
     refusal_first: bool = False
+    #: the kind of give or discard its :meth:`owes` makes owed (``give``, ``discard``), if any
+    owes_kind: str = ""
+    #: every card leaves a hand by a play everyone sees (not with a give, a discard or a fall):
+    #: a round's history, replayed with other hands, stays possible
+    cards_leave_by_plays: bool = True
 
     def active(self, options: Mapping[str, Any]) -> bool:
         """Whether the rule is in force at a table with these option values."""

@@ -43,6 +43,7 @@ class Downfall(Part):
         ),
     )
     house_rule = True
+    cards_leave_by_plays = False  # a fallen President's cards leave the round unseen
 
     def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         previous = round_.previous_president

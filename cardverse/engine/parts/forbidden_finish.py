@@ -2,8 +2,8 @@
 
 A play is a forbidden finish when it is the player's last card and it holds a joker or a
 natural card of a rank that takes control (the clearing rank in force before it, and the ranks
-parts make clearing: the 8s with eight_stop), or it is a clearing play by another part's rule
-(the 3♠ on a joker with spade_three). The ruleset answers both questions (:class:`Rulebook`), so
+parts make clearing: the eight stop's 8s), or it is a clearing play by another part's rule
+(the spade three's 3♠ on a joker). The ruleset answers both questions (:class:`Rulebook`), so
 this part names no other rule. Going out by a give or a discard is never one.
 """
 

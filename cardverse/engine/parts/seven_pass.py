@@ -51,6 +51,8 @@ class SevenPass(Part):
         ),
     )
     house_rule = True
+    owes_kind = GIVE_OWED
+    cards_leave_by_plays = False  # the gives pass cards unseen
 
     def owes(self, round_: RoundState, seat: int, move: int) -> tuple[str, int] | None:
         sevens = (move & _SEVENS).bit_count()

@@ -51,6 +51,8 @@ class TenDiscard(Part):
         ),
     )
     house_rule = True
+    owes_kind = DISCARD_OWED
+    cards_leave_by_plays = False  # the discards leave the round
 
     def owes(self, round_: RoundState, seat: int, move: int) -> tuple[str, int] | None:
         tens = (move & _TENS).bit_count()
