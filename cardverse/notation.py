@@ -358,7 +358,7 @@ def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -
             for s in range(round_.players)
             if round_.fallen >> s & 1
         }
-    if round_.previous_president >= 0 and rules.downfall:
+    if round_.previous_president >= 0 and ruleset_for(rules).reads_previous_president:
         out["previous_president"] = round_.previous_president
     out.update(_reports(rules, round_.marks))
     if round_.owed is not None:

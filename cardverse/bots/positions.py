@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..engine import PlayerView
 from ..engine.positions import Known, round_from_known
 from ..engine.rounds import Round
+from ..engine.ruleset import ruleset_for
 
 
 def round_of_view(view: PlayerView) -> Round:
@@ -20,7 +21,8 @@ def round_of_view(view: PlayerView) -> Round:
     hands: list[int | None] = [None] * rules.players
     hands[view.seat] = view.hand
     owed = view.owed
-    previous = view.places[-1][0] if view.places and rules.downfall else -1
+    reads_previous = ruleset_for(rules).reads_previous_president
+    previous = view.places[-1][0] if view.places and reads_previous else -1
     return round_from_known(
         Known(
             rules=rules,

@@ -60,6 +60,7 @@ def placeholder(count: int) -> int:
 def round_from_known(known: Known) -> Round:
     """The :class:`Round` these facts describe; raises :class:`PositionError`."""
     rules = known.rules
+    ruleset = ruleset_for(rules)
     players = rules.players
     counts = known.counts
     hands = [
@@ -79,11 +80,12 @@ def round_from_known(known: Known) -> Round:
     for seat in known.fallen:
         if seat not in known.from_bottom:
             raise PositionError(f"seat {seat} fell (R35) and so takes a place from the bottom")
-        if not rules.downfall:
-            raise PositionError("a seat fell by a downfall, but the downfall option is off")
-    if known.from_bottom and not (rules.forbidden_finish or rules.downfall):
+        if not ruleset.reads_previous_president:
+            raise PositionError("a seat fell (R35), but no option in force makes a seat fall")
+    if known.from_bottom and not ruleset.places_from_bottom:
         raise PositionError(
-            "places are taken from the bottom only with forbidden_finish or downfall (R34, R35)"
+            "places are taken from the bottom only with an option that places from the bottom "
+            "(R34's forbidden finish, R35's downfall)"
         )
     turn = known.turn
     if not counts[turn]:

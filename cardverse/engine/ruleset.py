@@ -49,6 +49,8 @@ class Ruleset:
         "owers",
         "parts",
         "placers",
+        "places_from_bottom",
+        "reads_previous_president",
         "refusers",
         "reports",
         "rules",
@@ -75,6 +77,10 @@ class Ruleset:
         self.owed_kinds: dict[str, Part] = {p.owes_kind: p for p in self.owers if p.owes_kind}
         #: no part moves cards but by plays (a history replays with other hands)
         self.cards_leave_by_plays = all(p.cards_leave_by_plays for p in active)
+        #: some part may place a seat from the bottom (R34, R35)
+        self.places_from_bottom = any(p.places_from_bottom for p in active)
+        #: some part reads the previous round's President and may make a seat fall (R35)
+        self.reads_previous_president = any(p.reads_previous_president for p in active)
         self.finishers = _hooked(active, "finish_from_bottom")
         self.placers = _hooked(active, "after_place")
         self.trick_enders = _hooked(active, "end_trick")

@@ -517,7 +517,7 @@ def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, An
                 "place left, which is not the last place when places were taken from the bottom."
             )
         )
-        if rules.forbidden_finish or rules.downfall
+        if ruleset_for(rules).places_from_bottom
         else _line(
             N_(
                 "Whoever plays their last card goes out and takes the next free place. When only "

@@ -90,6 +90,10 @@ class Part:
     #: every card leaves a hand by a play everyone sees (not with a give, a discard or a fall):
     #: a round's history, replayed with other hands, stays possible
     cards_leave_by_plays: bool = True
+    #: going out may take the lowest free place: places fill from the bottom too (R34, R35)
+    places_from_bottom: bool = False
+    #: it reads the previous round's President, and may make a seat fall out of the round (R35)
+    reads_previous_president: bool = False
 
     def active(self, options: Mapping[str, Any]) -> bool:
         """Whether the rule is in force at a table with these option values."""

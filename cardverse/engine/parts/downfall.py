@@ -44,6 +44,8 @@ class Downfall(Part):
     )
     house_rule = True
     cards_leave_by_plays = False  # a fallen President's cards leave the round unseen
+    places_from_bottom = True
+    reads_previous_president = True
 
     def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         previous = round_.previous_president

@@ -65,6 +65,7 @@ class ForbiddenFinish(Part):
         ),
     )
     house_rule = True
+    places_from_bottom = True
 
     def finish_from_bottom(
         self, round_: RoundState, seat: int, move: int, info: PlayInfo, reversed_before: bool
