@@ -45,6 +45,7 @@ class Ruleset:
         "follows_play",
         "generic",
         "house_rules",
+        "low_finishers",
         "owed_kinds",
         "owers",
         "parts",
@@ -82,6 +83,8 @@ class Ruleset:
         #: some part reads the previous round's President and may make a seat fall (R35)
         self.reads_previous_president = any(p.reads_previous_president for p in active)
         self.finishers = _hooked(active, "finish_from_bottom")
+        #: the parts that say ahead whether going out with a play takes a low place (R34)
+        self.low_finishers = _hooked(active, "finishes_low")
         self.placers = _hooked(active, "after_place")
         self.trick_enders = _hooked(active, "end_trick")
         #: some part acts on plays (changes the trick, owes, places from the bottom)
@@ -109,6 +112,14 @@ class Ruleset:
     def report(self, marks: int) -> dict[str, int]:
         """The active parts' trick state in ``marks`` (a round's or a view's), by report name."""
         return {report.name: report.read(marks) for report in self.reports}
+
+    def finishes_low(self, move: int, reversed_before: bool, top: int | None) -> bool:
+        """Whether going out with ``move`` on ``top`` would take the lowest free place (R34's
+        forbidden finish): the bots weigh it before they play their last cards."""
+        for part in self.low_finishers:
+            if part.finishes_low(self, move, reversed_before, top):
+                return True
+        return False
 
     def control_ranks(self, reversed_order: bool) -> int:
         """The ranks (a 13-bit set, bit 0 = the 3) whose sets clear the pile in this order: the

@@ -149,6 +149,14 @@ class Part:
         """Whether going out with ``move`` takes the lowest free place instead (R34)."""
         return False
 
+    def finishes_low(
+        self, rulebook: Rulebook, move: int, reversed_before: bool, top: int | None
+    ) -> bool:
+        """Whether going out with ``move`` on ``top`` would take the lowest free place by this
+        rule (R34): what a player weighs ahead, from the play alone (the referee asks
+        :meth:`finish_from_bottom`)."""
+        return False
+
     def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         """React to ``seat`` taking ``place`` (R35)."""
 

@@ -72,5 +72,10 @@ class ForbiddenFinish(Part):
     ) -> bool:
         return is_forbidden_finish(round_.ruleset, move, reversed_before, round_.last_move)
 
+    def finishes_low(
+        self, rulebook: Rulebook, move: int, reversed_before: bool, top: int | None
+    ) -> bool:
+        return is_forbidden_finish(rulebook, move, reversed_before, top)
+
 
 PART = ForbiddenFinish()
