@@ -16,9 +16,8 @@ GIVE_OWED: Final = "give"
 DISCARD_OWED: Final = "discard"
 
 FINISH: Final = "finish"  # an ordinary going out: the highest free place (R20)
-FORBIDDEN: Final = "forbidden"  # a forbidden finish: the lowest free place (R34)
-DOWNFALL: Final = "downfall"  # the previous President's downfall: the lowest free place (R35)
 LAST: Final = "last"  # the one seat left holding cards takes the place that is left (R20, R40)
+# A part that places a seat otherwise names its own ``how`` (``Part.finish_how``: R34, R35).
 
 
 class Played(NamedTuple):
@@ -106,7 +105,8 @@ class Discarded(NamedTuple):
 
 
 class WentOut(NamedTuple):
-    """``seat`` took 0-based ``place``; ``how`` is finish, forbidden, downfall or last."""
+    """``seat`` took 0-based ``place``; ``how`` is finish, last or the ``finish_how`` of the part
+    that placed it (a forbidden finish, a fall: R34, R35)."""
 
     seat: int
     place: int

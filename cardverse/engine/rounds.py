@@ -18,9 +18,7 @@ from typing import Final, NamedTuple
 from .cards import NATURAL_MASK, card_name, cards_of
 from .events import (
     DISCARD_OWED,
-    DOWNFALL,
     FINISH,
-    FORBIDDEN,
     GIVE_OWED,
     LAST,
     Discarded,
@@ -528,7 +526,7 @@ class Round:
             how = FINISH
             for part in rs.finishers:
                 if part.finish_from_bottom(self, seat, move, info, reversed_before):
-                    how = FORBIDDEN
+                    how = part.finish_how
                     break
             self.last_move = move
             self.last_seat = seat
@@ -628,12 +626,13 @@ class Round:
         for part in self.ruleset.placers:
             part.after_place(self, seat, place)
 
-    def fall(self, seat: int) -> None:
-        """The downfall of ``seat`` (R35): the lowest free place; its cards leave unseen."""
+    def fall(self, seat: int, how: str) -> None:
+        """``seat`` falls out of the round (R35): the lowest free place, told as ``how``; its
+        cards leave unseen."""
         self.out_of_play[seat] = self.hands[seat]
         self.hands[seat] = 0
         self.fallen |= 1 << seat
-        self._go_out(seat, DOWNFALL)
+        self._go_out(seat, how)
 
     def _round_ends(self) -> bool:
         """End the round when fewer than two seats hold cards (R20, R40)."""

@@ -58,3 +58,6 @@ class Words:
     label: str
     help: str
     sheet: tuple[SheetLine, ...] = ()
+    #: how the log tells a seat going out the part's way (its ``finish_how``): the seat's own
+    #: sentence and everyone else's, with ``%(place)s`` (and ``%(name)s`` in the second)
+    went_out: tuple[str, ...] = ()

@@ -121,6 +121,15 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
         ],
         "heartbeat": client_settings(),
         "reports": _report_entries(t),
+        # how the log tells a seat going out a part's way (R34, R35), by the event's ``how``
+        "finishes": {
+            part.finish_how: {
+                "mine": t.gettext(part.words.went_out[0]),
+                "other": t.gettext(part.words.went_out[1]),
+            }
+            for part in PARTS
+            if part.finish_how
+        },
     }
 
 

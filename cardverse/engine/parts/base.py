@@ -62,7 +62,7 @@ class RoundState(Protocol):
     @property
     def ruleset(self) -> Rulebook: ...
 
-    def fall(self, seat: int) -> None: ...
+    def fall(self, seat: int, how: str) -> None: ...
 
 
 class Part:
@@ -92,6 +92,8 @@ class Part:
     cards_leave_by_plays: bool = True
     #: going out may take the lowest free place: places fill from the bottom too (R34, R35)
     places_from_bottom: bool = False
+    #: the ``how`` of a going out this part causes (the ``went_out`` event's), if any
+    finish_how: str = ""
     #: it reads the previous round's President, and may make a seat fall out of the round (R35)
     reads_previous_president: bool = False
 

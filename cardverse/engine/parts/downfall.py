@@ -25,6 +25,10 @@ class Downfall(Part):
         page="downfall",
     )
     words = Words(
+        went_out=(
+            N_("Downfall: you lose the presidency and take place %(place)s."),
+            N_("Downfall: %(name)s loses the presidency and takes place %(place)s."),
+        ),
         label=N_("Downfall of the President"),
         help=N_("From round 2, a President who loses first place drops to the bottom."),
         sheet=(
@@ -46,11 +50,12 @@ class Downfall(Part):
     cards_leave_by_plays = False  # a fallen President's cards leave the round unseen
     places_from_bottom = True
     reads_previous_president = True
+    finish_how = "downfall"
 
     def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         previous = round_.previous_president
         if place == 0 and previous >= 0 and seat != previous and round_.hands[previous]:
-            round_.fall(previous)
+            round_.fall(previous, self.finish_how)
 
 
 PART = Downfall()

@@ -40,6 +40,10 @@ class ForbiddenFinish(Part):
         page="forbidden-finish",
     )
     words = Words(
+        went_out=(
+            N_("Forbidden finish: you go out on a strong card and take place %(place)s."),
+            N_("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s."),
+        ),
         label=N_("Forbidden finish"),
         help=N_("Going out on a joker or a card that clears the pile takes the lowest free place."),
         sheet=(
@@ -66,6 +70,7 @@ class ForbiddenFinish(Part):
     )
     house_rule = True
     places_from_bottom = True
+    finish_how = "forbidden"
 
     def finish_from_bottom(
         self, round_: RoundState, seat: int, move: int, info: PlayInfo, reversed_before: bool

@@ -76,21 +76,12 @@ export function describeEvent(event) {
         : t("Counter-revolution: the normal order is back.");
     case "went_out": {
       const place = event.place + 1; // the engine's place counts from 0
-      if (event.how === "forbidden") {
-        return me(event.seat)
-          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place })
-          : t("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s.", {
-              name: who(event.seat),
-              place,
-            });
-      }
-      if (event.how === "downfall") {
-        return me(event.seat)
-          ? t("Downfall: you lose the presidency and take place %(place)s.", { place })
-          : t("Downfall: %(name)s loses the presidency and takes place %(place)s.", {
-              name: who(event.seat),
-              place,
-            });
+      // a part's own way of placing a seat (R34, R35), in its part's words
+      const finish = config.finishes[event.how];
+      if (finish) {
+        return (me(event.seat) ? finish.mine : finish.other)
+          .replace("%(name)s", who(event.seat))
+          .replace("%(place)s", String(place));
       }
       return me(event.seat)
         ? t("You are out of cards: place %(place)s.", { place })
