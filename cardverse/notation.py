@@ -29,7 +29,8 @@ from .engine import (
     rules_from_dict,
     to_move,
 )
-from .engine.cards import SUIT_NAMES, deck_mask
+from .engine.cards import deck_mask
+from .engine.parts import REPORTS
 from .engine.plays import (
     CARDS_MASK,
     DISCARD,
@@ -39,6 +40,7 @@ from .engine.plays import (
     play_info,
 )
 from .engine.positions import Known, PositionError, round_from_known
+from .engine.reports import ReportValueError
 from .engine.ruleset import ruleset_for
 
 RECORD_FORMAT = "president-record/1"
@@ -150,12 +152,12 @@ POSITION_KEYS = frozenset(
         "turn",
         "revolution",
         "finished",
-        "jack_back",
-        "lock",
         "owed",
         "out_of_play",
         "from_bottom",
         "previous_president",
+        # the parts' trick state (a jack back, a lock): each under its report's name
+        *(report.name for report in REPORTS),
     }
 )
 
@@ -244,10 +246,13 @@ def read_position(data: Any) -> Position:
         raise NotationError(
             f"the hands and the trick hold more cards than the deck's {rules.deck_size}"
         )
-    jack_back = data.get("jack_back")
-    if jack_back is not None and not isinstance(jack_back, bool):
-        raise NotationError('"jack_back" must be true or false')
-    lock = _suits(data["lock"]) if "lock" in data else None
+    reports: dict[str, int] = {}
+    for report in REPORTS:
+        if data.get(report.name) is not None:
+            try:
+                reports[report.name] = report.from_json(data[report.name])
+            except ReportValueError as error:
+                raise NotationError(str(error)) from None
     owed = _owed(data["owed"], players, turn) if data.get("owed") is not None else None
     previous = data.get("previous_president", -1)
     if previous != -1:
@@ -263,8 +268,7 @@ def read_position(data: Any) -> Position:
         from_bottom=from_bottom,
         fallen=sorted(out_of_play),
         out_of_play=out_of_play,
-        jack_back=jack_back,
-        lock=lock,
+        reports=reports,
         owed=owed,
         previous_president=previous,
     )
@@ -304,18 +308,6 @@ def _seats(raw: Any, players: int, where: str) -> list[int]:
     if len(set(seats)) != len(seats):
         raise NotationError(f"{where}: a seat is listed twice")
     return seats
-
-
-def _suits(raw: Any) -> int:
-    if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
-        raise NotationError('"lock" must be a list of suits, e.g. ["H", "S"]')
-    suits = 0
-    for text in raw:
-        key = text.strip().upper()
-        if key not in SUIT_NAMES:
-            raise NotationError(f"lock: unknown suit {text!r}: a suit is C, D, H or S")
-        suits |= 1 << SUIT_NAMES.index(key)
-    return suits
 
 
 def _owed(raw: Any, players: int, turn: int) -> tuple[str, int]:
@@ -366,9 +358,9 @@ def position_to_json(round_: Round, rules: Rules, own_seat: int | None = None) -
             for s in range(round_.players)
             if round_.fallen >> s & 1
         }
-    if round_.previous_president >= 0 and rules.downfall:
+    if round_.previous_president >= 0 and ruleset_for(rules).reads_previous_president:
         out["previous_president"] = round_.previous_president
-    out.update(_reports(rules, round_.jack_back, round_.lock))
+    out.update(_reports(rules, round_.marks))
     if round_.owed is not None:
         owed = round_.owed
         out["owed"] = {"seat": owed.seat, "kind": owed.owed, "count": owed.number}
@@ -608,17 +600,16 @@ def summary(game: Game) -> dict[str, Any]:
         "places": places,
         "points": list(game.points),
     }
-    out.update(_reports(game.rules, in_play and game.jack_back, game.lock if in_play else 0))
+    out.update(_reports(game.rules, game.marks))
     return out
 
 
-def _reports(rules: Rules, jack_back: bool, lock: int) -> dict[str, Any]:
-    """The trick-state keys the options in force report (notation.md "House rules")."""
-    values = {
-        "jack_back": jack_back,
-        "lock": [SUIT_NAMES[s] for s in range(4) if lock >> s & 1],
+def _reports(rules: Rules, marks: int) -> dict[str, Any]:
+    """The trick state the options in force keep, each under its report's name (notation.md
+    "House rules")."""
+    return {
+        report.name: report.to_json(report.read(marks)) for report in ruleset_for(rules).reports
     }
-    return {key: values[key] for key in ruleset_for(rules).reports}
 
 
 def record_to_json(game: Game, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -147,7 +147,7 @@ def test_R27_view_type_has_no_room_for_other_hands() -> None:
     }
     public = {f.name for f in dataclasses.fields(PublicView)}
     assert not public & {"hand", "hands", "deals", "rng", "out_of_play_cards"}
-    assert {"hand_counts", "trick", "history", "lock", "jack_back", "owed"} <= public
+    assert {"hand_counts", "trick", "history", "marks", "owed"} <= public
     for part in (PlayerView, PublicView, SeatView):
         assert part.__dataclass_params__.frozen  # type: ignore[attr-defined]
 

@@ -113,3 +113,7 @@ def test_no_import_circle_inside_the_engine_and_the_bots(package: str) -> None:
 
 def test_the_option_specs_are_a_leaf_of_the_engine() -> None:
     assert {n for n in import_graph()["cardverse.engine.specs"] if within(n, "cardverse")} == set()
+
+
+def test_the_parts_words_are_a_leaf_of_the_engine() -> None:
+    assert {n for n in import_graph()["cardverse.engine.words"] if within(n, "cardverse")} == set()

@@ -29,13 +29,14 @@ from cardverse.engine import (
 from cardverse.engine.events import (
     Discarded,
     Gave,
-    JackBackChanged,
-    LockOn,
     OwedAction,
     TrickEnded,
+    TrickStateChanged,
     WentOut,
 )
 from cardverse.engine.order import clearing_rank, order_reversed
+from cardverse.engine.parts.jack_back import ON as JACK_BACK
+from cardverse.engine.parts.suit_lock import LOCK
 from cardverse.engine.ruleset import ruleset_for
 
 
@@ -49,6 +50,16 @@ def house(hands: list[list[str]], leader: int = 0, **options: Any) -> Round:
     round_ = make_round(hands, leader, **options)
     round_.log = []
     return round_
+
+
+def lock(round_: Round) -> int:
+    """The suits the trick is locked to (R31), as the suit lock's report reads them."""
+    return LOCK.read(round_.marks)
+
+
+def jack_back(round_: Round) -> bool:
+    """Whether a jack back is in force (R32), as its report reads it."""
+    return bool(JACK_BACK.read(round_.marks))
 
 
 def events(round_: Round) -> list[Any]:
@@ -136,8 +147,10 @@ def test_R31_same_suits_lock_the_trick() -> None:
     round_ = house([["5H", "9C"], ["7H", "7S"], ["8H", "8C", "KS"], ["3C"]], suit_lock=True)
     do(round_, 0, "5H")
     do(round_, 1, "7H")
-    assert [e for e in events(round_) if isinstance(e, LockOn)] == [LockOn(0b0100)]
-    assert round_.lock == 0b0100
+    assert [e for e in events(round_) if isinstance(e, TrickStateChanged)] == [
+        TrickStateChanged(LOCK, 0b0100)
+    ]
+    assert lock(round_) == 0b0100
     assert legal(round_) == expect("8H", "pass")
     refusal = round_.check(2, play("KS"))
     assert refusal is not None and (refusal.code, refusal.rule) == ("outside_lock", "R31")
@@ -147,7 +160,7 @@ def test_R31_different_suits_do_not_lock() -> None:
     round_ = house([["5H", "9C"], ["7S", "7H"], ["8C", "KS"], ["3C"]], suit_lock=True)
     do(round_, 0, "5H")
     do(round_, 1, "7S")
-    assert round_.lock == 0
+    assert lock(round_) == 0
     assert legal(round_) == expect("8C", "KS", "pass")
 
 
@@ -159,7 +172,7 @@ def test_R31_pairs_lock_on_both_suits_and_a_joker_stands_in() -> None:
     )
     do(round_, 0, "5H", "5S")
     do(round_, 1, "7H", "7S")
-    assert round_.lock == 0b1100
+    assert lock(round_) == 0b1100
     # 9H 9D has a diamond: refused; QH with the joker standing in for a spade is fine.
     assert legal(round_) == expect("QH RJ", "9H RJ", "pass")
 
@@ -168,14 +181,14 @@ def test_R31_a_joker_never_starts_a_lock_and_the_lock_ends_with_the_trick() -> N
     round_ = house([["5H", "AC"], ["RJ", "6C"], ["8H", "9D"], ["3D"]], suit_lock=True, jokers=1)
     do(round_, 0, "5H")
     do(round_, 1, "RJ")
-    assert round_.lock == 0
+    assert lock(round_) == 0
     round_ = house([["5H", "9C"], ["7H", "6C"], ["8C", "3S"], ["4D"]], suit_lock=True)
     do(round_, 0, "5H")
     do(round_, 1, "7H")
     do(round_, 2)
     do(round_, 3)
     do(round_, 0)
-    assert round_.last_move is None and round_.lock == 0
+    assert round_.last_move is None and lock(round_) == 0
     assert legal(round_) == expect("6C")
 
 
@@ -191,7 +204,7 @@ def test_R31_suit_lock_binds_straights_too() -> None:
     )
     do(round_, 0, "3H", "4H", "5H")
     do(round_, 1, "6H", "7H", "8H")
-    assert round_.lock == 0b0100
+    assert lock(round_) == 0b0100
     assert legal(round_) == expect("9H 10H JH", "pass")
 
 
@@ -202,8 +215,10 @@ def test_R32_a_jack_reverses_the_order_for_the_rest_of_the_trick() -> None:
     round_ = house([["9C", "4D"], ["JD", "5C"], ["10S", "QS", "3H"], ["AC"]], jack_back=True)
     do(round_, 0, "9C")
     do(round_, 1, "JD")  # judged by the order before it: J beats 9
-    assert [e for e in events(round_) if isinstance(e, JackBackChanged)] == [JackBackChanged(True)]
-    assert round_.jack_back and round_.reversed_order
+    assert [e for e in events(round_) if isinstance(e, TrickStateChanged)] == [
+        TrickStateChanged(JACK_BACK, 1)
+    ]
+    assert jack_back(round_) and round_.reversed_order
     assert legal(round_) == expect("10S", "3H", "pass")
     refusal = round_.check(2, play("QS"))
     assert refusal is not None and refusal.rule == "R10" and "R32" in refusal.message
@@ -215,8 +230,8 @@ def test_R32_jack_back_ends_with_the_trick() -> None:
     do(round_, 1, "JD")
     for seat in (2, 3, 0):
         do(round_, seat)
-    assert [type(e) for e in events(round_)][-2:] == [TrickEnded, JackBackChanged]
-    assert not round_.jack_back and not round_.reversed_order
+    assert [type(e) for e in events(round_)][-2:] == [TrickEnded, TrickStateChanged]
+    assert not jack_back(round_) and not round_.reversed_order
 
 
 def test_R32_jack_back_during_a_revolution_gives_the_normal_order_and_its_clearing_rank() -> None:
@@ -234,12 +249,12 @@ def test_R32_jack_back_during_a_revolution_gives_the_normal_order_and_its_cleari
     )
     do(round_, 0, "QC")
     do(round_, 1, "JD")
-    assert round_.jack_back and not round_.reversed_order
+    assert jack_back(round_) and not round_.reversed_order
     assert clearing_rank(round_.reversed_order) == clearing_rank(order_reversed(True, True)) == 12
     assert legal(round_) == expect("QS", "2H", "pass")
     do(round_, 2, "2H")  # a set of 2s clears in the order in force (R14, section 10)
     assert round_.last_move is None and round_.turn == 2
-    assert round_.revolution and not round_.jack_back
+    assert round_.revolution and not jack_back(round_)
 
 
 def test_R32_a_second_jack_changes_nothing_more() -> None:
@@ -252,9 +267,9 @@ def test_R32_a_second_jack_changes_nothing_more() -> None:
     )
     do(round_, 0, "QH", "KH", "AH")
     do(round_, 1, "9S", "10S", "JS")  # a lower bottom during the revolution; a jack: normal order
-    assert round_.jack_back and not round_.reversed_order
+    assert jack_back(round_) and not round_.reversed_order
     do(round_, 2, "10C", "JC", "QC")  # a higher top in the normal order; a second jack play
-    assert round_.jack_back and not round_.reversed_order
+    assert jack_back(round_) and not round_.reversed_order
 
 
 # -- R33: spade three ----------------------------------------------------------------------------
@@ -562,12 +577,14 @@ def test_R39_views_show_lock_and_jack_back() -> None:
     game.apply(play("3C"))
     game.apply(play("5C"))  # clubs on clubs: the trick is locked to clubs
     view = player_view(game, 2)
-    assert view.lock == 0b0001 and view.to_json()["lock"] == ["C"]
+    assert view.public.reported() == {"lock": 0b0001, "jack_back": 0} and view.to_json()[
+        "lock"
+    ] == ["C"]
     assert legal_texts(view) == {"8C", "pass"}
     game.apply(play("8C"))
     game.apply(play("9C"))
     events_ = game.apply(play("JC"))
-    assert JackBackChanged(True) in events_
+    assert TrickStateChanged(JACK_BACK, 1) in events_
     for seat in range(3):
         data = player_view(game, seat).to_json()
         assert data["jack_back"] is True and data["lock"] == ["C"]
@@ -679,7 +696,7 @@ def test_R40_a_lock_binds_the_spade_three_on_a_joker() -> None:
     do(round_, 0, "5H")
     do(round_, 1, "6H")
     do(round_, 2, "RJ")  # a lone joker satisfies a lock on one suit
-    assert round_.lock == 0b0100
+    assert lock(round_) == 0b0100
     assert legal(round_) == expect("pass")  # 3S is outside the hearts lock
 
 

@@ -78,7 +78,7 @@ def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
         "ten_discard",
     }
     assert not every.fast_tables and not every.fast_playouts
-    assert set(every.reports) == {"lock", "jack_back"}
+    assert {report.name for report in every.reports} == {"lock", "jack_back"}
 
 
 def test_R4_the_rules_fields_are_the_specs_and_their_defaults() -> None:
@@ -89,3 +89,62 @@ def test_R4_the_rules_fields_are_the_specs_and_their_defaults() -> None:
     rules_fields = [f for f in fields(Rules) if f.name != "preset"]
     assert [f.name for f in rules_fields] == list(OPTION_NAMES)
     assert all(f.default == SPECS[f.name].default for f in rules_fields)
+
+
+def test_R4_a_part_names_its_own_words() -> None:
+    """Every part names its option's label and help, and every house rule (section 10) its
+    rules-sheet lines (msgids): the web layer's tables and the sheet read them from the parts,
+    and no separate table of option words is kept."""
+    from cardverse.web.messages import OPTION_HELP, OPTION_LABELS
+
+    for part in PARTS:
+        assert part.words.label and part.words.help, part.spec.name
+        assert OPTION_LABELS[part.spec.name] == part.words.label
+        assert OPTION_HELP[part.spec.name] == part.words.help
+        if part.house_rule:
+            assert part.words.sheet, part.spec.name
+    assert python_files_naming(r"Everyone sees whether a jack back is in force") == {
+        "engine/parts/jack_back.py"
+    }
+
+
+def test_R14_the_eight_stop_names_its_own_sheet_lines() -> None:
+    """The sheet's clearing section takes the eight stop's lines from its part, each shown only
+    where the options it needs are on (or off)."""
+    from cardverse.web.rulesheet import rules_sheet_context
+
+    def clearing(**options: object) -> list[str]:
+        sheet = rules_sheet_context(Rules.make("standard", **options))
+        section = next(s for s in sheet["sections"] if s.key == "clearing")
+        return [line.msg for line in section.lines if isinstance(line.msg, str)]
+
+    plain = clearing(eight_stop=True)
+    assert "A set of 8s clears the pile too." in plain
+    assert not any("straight" in msg for msg in plain)
+    with_straights = clearing(eight_stop=True, straights=True, revolution=True)
+    assert "A set of 8s clears the pile too." not in with_straights
+    assert any(msg.startswith("So does a straight that holds an 8.") for msg in with_straights)
+    assert any("never clears" in msg for msg in clearing(straights=True))
+
+
+def test_R39_a_part_owns_its_trick_state() -> None:
+    """Each part's trick state is a report of its own bits in the round's marks: the views, the
+    positions' keys and the notation's output are made from the reports alone."""
+    from cardverse.engine.parts import REPORTS
+    from cardverse.engine.views import PUBLIC_FIELDS
+    from cardverse.notation import POSITION_KEYS
+
+    taken = 0
+    for report in REPORTS:
+        assert not taken & report.mask, report.name
+        taken |= report.mask
+        assert report.name in {f.name for f in PUBLIC_FIELDS} and report.name in POSITION_KEYS
+        for value in (0, report.mask >> report.shift):
+            assert report.read(report.mark(value)) == value
+            assert report.from_json(report.to_json(value)) == value
+    assert [r.name for r in REPORTS] == ["lock", "jack_back"]
+    # no code outside its part (and the test kit) reads a part's bits: views and positions loop
+    assert python_files_naming(r"\bLOCK\b|_ON_BIT|parts\.jack_back import") == {
+        "engine/parts/suit_lock.py",
+        "engine/parts/jack_back.py",
+    }

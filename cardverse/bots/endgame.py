@@ -163,8 +163,7 @@ class _Duel:
             round_.passed,
             round_.turn,
             round_.revolution,
-            round_.jack_back,
-            round_.lock,
+            round_.marks,
             round_.owed,
             round_.bottom_place,
         )

@@ -20,6 +20,7 @@ from ..engine.cards import JOKER_MASK, NUM_RANKS, cards_of, deck_mask
 from ..engine.exchange import card_height
 from ..engine.movegen import legal_plays
 from ..engine.plays import CARDS_MASK, play_info
+from ..engine.ruleset import ruleset_for
 from .models import (
     HIGHEST,
     LOWEST,
@@ -153,8 +154,7 @@ class Evidence:
     def applies(view: PlayerView) -> bool:
         """Whether the history can be replayed with sampled hands: not when cards changed hands
         unseen (R36), left the round (R37) or a seat fell (R35)."""
-        rules = view.rules
-        return not (rules.seven_pass or rules.ten_discard or rules.downfall)
+        return ruleset_for(view.rules).cards_leave_by_plays
 
     def __init__(self, view: PlayerView, knowledge: Knowledge) -> None:
         self.rules = view.rules

@@ -41,7 +41,6 @@ from ..engine.options import Rules
 from ..engine.order import rank_strength as _rank_strength
 from ..engine.order import strength as play_strength
 from ..engine.order import weakest_card_strength as _weakest_card_strength
-from ..engine.parts.forbidden_finish import is_forbidden_finish
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS, play_info
 from ..engine.ruleset import Ruleset, ruleset_for
 
@@ -55,7 +54,7 @@ class Style(NamedTuple):
     revolution_rule: bool
     straights: bool
     equal_plays: bool
-    forbidden_finish: bool = False
+    low_finishes: bool = False  # some going out takes the lowest free place (R34)
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
     plain: bool = True  # no house rule of section 10 is in force
     #: the hard bot's playouts only: the seat (-2: every seat, -1: none) that, following, spends
@@ -77,7 +76,7 @@ class Style(NamedTuple):
             rules.revolution,
             rules.straights,
             rules.equal_plays,
-            rules.forbidden_finish,
+            bool(ruleset.low_finishers),
             ruleset.fast_playouts,
             not ruleset.house_rules,
         )
@@ -154,7 +153,7 @@ def lead_play(
     for move in legal:
         if move & CARDS_MASK == hand and not _forbidden(move, revolution, None, style):
             return move  # the whole hand in one play: go out
-    if style.forbidden_finish and len(legal) > 1:
+    if style.low_finishes and len(legal) > 1:
         # A play that would end on a forbidden finish waits while another one is possible.
         kept = [m for m in legal if not _forbidden(m, revolution, None, style, hand)]
         if kept and len(kept) < len(legal):
@@ -220,11 +219,11 @@ def _forbidden(
 ) -> bool:
     """Whether ``move`` would go out on a forbidden finish (R34); with ``hand``, only when it
     is the hand's last play."""
-    if not style.forbidden_finish:
+    if not style.low_finishes:
         return False
     if hand is not None and move & CARDS_MASK != hand:
         return False
-    return is_forbidden_finish(style.ruleset, move, revolution, top)
+    return style.ruleset.finishes_low(move, revolution, top)
 
 
 def _keeps_lead(move: int, revolution: bool, style: Style) -> bool:
@@ -247,7 +246,7 @@ def follow_play(
     play on top (for the spade three and forbidden finishes). With ``block`` (playouts only,
     :attr:`Style.block_seat`), it spends its cheapest control on a player with one card left.
     """
-    if style.forbidden_finish:
+    if style.low_finishes:
         legal = [m for m in legal if m == PASS or not _forbidden(m, revolution, top, style, hand)]
     best = -1
     best_key = 99

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..engine import PlayerView
 from ..engine.positions import Known, round_from_known
 from ..engine.rounds import Round
+from ..engine.ruleset import ruleset_for
 
 
 def round_of_view(view: PlayerView) -> Round:
@@ -20,7 +21,8 @@ def round_of_view(view: PlayerView) -> Round:
     hands: list[int | None] = [None] * rules.players
     hands[view.seat] = view.hand
     owed = view.owed
-    previous = view.places[-1][0] if view.places and rules.downfall else -1
+    reads_previous = ruleset_for(rules).reads_previous_president
+    previous = view.places[-1][0] if view.places and reads_previous else -1
     return round_from_known(
         Known(
             rules=rules,
@@ -33,8 +35,7 @@ def round_of_view(view: PlayerView) -> Round:
             from_bottom=list(public.from_bottom),
             fallen=list(public.fallen),
             out_of_play={s: c for s, c in enumerate(public.out_of_play) if c},
-            jack_back=view.jack_back,
-            lock=view.lock,
+            reports=public.reported(),
             owed=None if owed is None else (owed.owed, owed.number),
             previous_president=previous,
         )

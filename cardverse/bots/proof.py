@@ -154,8 +154,7 @@ def _public_key(round_: Round) -> tuple[object, ...]:
         round_.passed,
         round_.turn,
         round_.revolution,
-        round_.jack_back,
-        round_.lock,
+        round_.marks,
         round_.owed,
         round_.discarded,
     )

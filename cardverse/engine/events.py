@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from .reports import Report
+
 GIVE_OWED: Final = "give"
 DISCARD_OWED: Final = "discard"
 
 FINISH: Final = "finish"  # an ordinary going out: the highest free place (R20)
-FORBIDDEN: Final = "forbidden"  # a forbidden finish: the lowest free place (R34)
-DOWNFALL: Final = "downfall"  # the previous President's downfall: the lowest free place (R35)
 LAST: Final = "last"  # the one seat left holding cards takes the place that is left (R20, R40)
+# A part that places a seat otherwise names its own ``how`` (``Part.finish_how``: R34, R35).
 
 
 class Played(NamedTuple):
@@ -56,20 +57,16 @@ class RevolutionChanged(NamedTuple):
         return "revolution"
 
 
-class JackBackChanged(NamedTuple):
-    on: bool
+class TrickStateChanged(NamedTuple):
+    """A part's state of the trick changed (R39): a jack back came on or went, a lock came on.
+    Its kind is the report's name; its value is read as the report says (reports.py)."""
+
+    report: Report
+    value: int
 
     @property
     def kind(self) -> str:
-        return "jack_back"
-
-
-class LockOn(NamedTuple):
-    suits: int  # bit set of suits (bit 0 clubs … bit 3 spades)
-
-    @property
-    def kind(self) -> str:
-        return "lock"
+        return self.report.name
 
 
 class OwedAction(NamedTuple):
@@ -108,7 +105,8 @@ class Discarded(NamedTuple):
 
 
 class WentOut(NamedTuple):
-    """``seat`` took 0-based ``place``; ``how`` is finish, forbidden, downfall or last."""
+    """``seat`` took 0-based ``place``; ``how`` is finish, last or the ``finish_how`` of the part
+    that placed it (a forbidden finish, a fall: R34, R35)."""
 
     seat: int
     place: int
@@ -168,8 +166,7 @@ Event = (
     | Passed
     | TrickEnded
     | RevolutionChanged
-    | JackBackChanged
-    | LockOn
+    | TrickStateChanged
     | OwedAction
     | Gave
     | Discarded
@@ -196,6 +193,9 @@ def event_to_json(event: Event) -> dict[str, object]:
     from .cards import SUIT_NAMES, mask_names
 
     out: dict[str, object] = {"kind": event.kind}
+    if isinstance(event, TrickStateChanged):
+        out[event.report.event_key] = event.report.to_json(event.value)
+        return out
     for name, value in event._asdict().items():
         if name == "move":
             out["action"] = from_move(int(value)).to_json(with_seat=False)

@@ -160,13 +160,9 @@ class Game:
         return self.round.revolution if self.round is not None else False
 
     @property
-    def jack_back(self) -> bool:
-        return self.round.jack_back if self.round is not None else False
-
-    @property
-    def lock(self) -> int:
-        """The suits the trick is locked to (a 4-bit set), 0 for none (R31)."""
-        return self.round.lock if self.round is not None else 0
+    def marks(self) -> int:
+        """The parts' state of the trick in play (:mod:`~cardverse.engine.reports`), 0 for none."""
+        return self.round.marks if self.round is not None and self.phase is _PLAY else 0
 
     @property
     def turn(self) -> int | None:

@@ -1,8 +1,9 @@
 """The order in force and the clearing rank (R3, R14, R15, R32; rules.md section 10 terms).
 
 The order in force is the normal order, reversed when exactly one of a revolution (R15) and a
-jack back (R32) is in force. The clearing rank is the highest rank of that order. Everything that
-ranks plays (the referee, the bots, the notation) asks this module, never its own copy.
+part's turn of the order for the trick (R32's jack back) is in force. The clearing rank is the
+highest rank of that order. Everything that ranks plays (the referee, the bots, the notation)
+asks this module, never its own copy.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from .plays import play_info
 ALL_JOKER_STRENGTH: Final = 13  # a set made only of jokers outranks every natural set (R5)
 
 
-def order_reversed(revolution: bool, jack_back: bool) -> bool:
-    """Whether the order in force is the reversed one (R3, R15, R32)."""
-    return revolution != jack_back
+def order_reversed(revolution: bool, trick_reversed: bool) -> bool:
+    """Whether the order in force is the reversed one (R3, R15, R32): a revolution, or the
+    trick's turn of the order, not both."""
+    return revolution != trick_reversed
 
 
 def clearing_rank(reversed_order: bool) -> int:

@@ -3,7 +3,8 @@
 :func:`round_from_known` takes the public facts of a round at one moment (hand counts, the trick's
 plays and passes, the order, places so far, what is owed) and the hands that are known (one seat's
 own hand is enough; hidden hands are counts), and replays the trick through the rules of the
-table's parts, so the lock, the jack back and the revolution come from the same code that plays.
+table's parts, so the parts' trick state (a lock, a jack back) and the revolution come from the
+same code that plays; a trick state the facts give is checked against it.
 Anything inconsistent raises :class:`PositionError` with a message that names the rule.
 """
 
@@ -14,11 +15,10 @@ from typing import Any
 
 from .events import DISCARD_OWED, GIVE_OWED, OwedAction
 from .options import Rules
-from .parts.seven_pass import _SEVENS
-from .parts.ten_discard import _TENS
+from .parts import REPORTS
 from .pickling import by_constructor
 from .plays import CARDS_MASK, GIVE, PASS, STRAIGHT, PlayShapeError, analyse
-from .rounds import Round
+from .rounds import OWED_RULE, Round
 from .ruleset import ruleset_for
 
 _KEEP = 1 << 70  # a bit no move touches: keeps every hand non-empty while the trick is replayed
@@ -42,8 +42,8 @@ class Known:
     from_bottom: list[int] = field(default_factory=list)  # of those, placed from the bottom
     fallen: list[int] = field(default_factory=list)  # of those, out by a downfall
     out_of_play: dict[int, int] = field(default_factory=dict)  # seat -> cards that left unseen
-    jack_back: bool | None = None  # None: whatever the trick says
-    lock: int | None = None  # suits (4-bit set); None: whatever the trick says
+    #: the parts' trick state given, by report name (reports.py); one left out: the trick says
+    reports: dict[str, int] = field(default_factory=dict)
     owed: tuple[str, int] | None = None  # (give or discard, count), owed by the seat on turn
     previous_president: int = -1
     trick_number: int = 0
@@ -60,6 +60,7 @@ def placeholder(count: int) -> int:
 def round_from_known(known: Known) -> Round:
     """The :class:`Round` these facts describe; raises :class:`PositionError`."""
     rules = known.rules
+    ruleset = ruleset_for(rules)
     players = rules.players
     counts = known.counts
     hands = [
@@ -79,11 +80,12 @@ def round_from_known(known: Known) -> Round:
     for seat in known.fallen:
         if seat not in known.from_bottom:
             raise PositionError(f"seat {seat} fell (R35) and so takes a place from the bottom")
-        if not rules.downfall:
-            raise PositionError("a seat fell by a downfall, but the downfall option is off")
-    if known.from_bottom and not (rules.forbidden_finish or rules.downfall):
+        if not ruleset.reads_previous_president:
+            raise PositionError("a seat fell (R35), but no option in force makes a seat fall")
+    if known.from_bottom and not ruleset.places_from_bottom:
         raise PositionError(
-            "places are taken from the bottom only with forbidden_finish or downfall (R34, R35)"
+            "places are taken from the bottom only with an option that places from the bottom "
+            "(R34's forbidden finish, R35's downfall)"
         )
     turn = known.turn
     if not counts[turn]:
@@ -161,23 +163,7 @@ def round_from_known(known: Known) -> Round:
         round_.fallen |= 1 << seat
     for seat, count in known.out_of_play.items():
         round_.out_of_play[seat] = placeholder(count)
-    reports = ruleset_for(rules).reports
-    if known.jack_back is not None:
-        if known.jack_back and "jack_back" not in reports:
-            raise PositionError('"jack_back" is true but the jack_back option is off')
-        if known.jack_back != round_.jack_back:
-            raise PositionError(
-                f'"jack_back" is {str(known.jack_back).lower()}, but the trick says otherwise '
-                "(R32: a play holding a jack starts it, the trick's end ends it)"
-            )
-    if known.lock is not None:
-        if known.lock and "lock" not in reports:
-            raise PositionError('"lock" is given but no option in force locks a trick')
-        if known.lock != round_.lock:
-            raise PositionError(
-                '"lock" does not match the trick (R31: a play in exactly the suits of the play '
-                "it covers, neither holding a joker, locks the trick to those suits)"
-            )
+    _check_reports(round_, known)
     round_.owed = None
     round_._owed_queue = []
     round_.turn = turn
@@ -189,20 +175,39 @@ def round_from_known(known: Known) -> Round:
     return round_
 
 
+def _check_reports(round_: Round, known: Known) -> None:
+    """Each trick state the facts give must be what the trick's plays lead to (R39)."""
+    active = {report.name for report in ruleset_for(round_.rules).reports}
+    for name, value in known.reports.items():
+        report = next((r for r in REPORTS if r.name == name), None)
+        if report is None:
+            raise PositionError(f'"{name}" is no trick state of any option')
+        if value and name not in active:
+            raise PositionError(f'"{name}" is given but its option is off ({report.rule})')
+        if value != report.read(round_.marks):
+            raise PositionError(f'"{name}" is given, but {report.mismatch}')
+
+
 def _set_owed(round_: Round, known: Known, turn: int) -> None:
     kind, count = known.owed or ("", 0)
     if kind not in (GIVE_OWED, DISCARD_OWED):
         raise PositionError('"owed" kind must be "give" or "discard"')
-    rule = "R36" if kind == GIVE_OWED else "R37"
-    option = round_.rules.seven_pass if kind == GIVE_OWED else round_.rules.ten_discard
-    if not option:
+    rule = OWED_RULE[kind]
+    owing = round_.ruleset.owed_kinds
+    if kind not in owing:
         raise PositionError(f"a {kind} is owed but its option is off ({rule})")
     top = round_.trick[-1][1] if round_.trick else PASS
     if not round_.trick or round_.trick[-1][0] != turn or top == PASS:
         raise PositionError(
             f"a {kind} is owed by the seat that made the last play of the trick ({rule})"
         )
-    counted = (top & (_SEVENS if kind == GIVE_OWED else _TENS)).bit_count()
+    # what the parts make the last play owe, in their order (a give before a discard: R38)
+    owed_by_play: list[tuple[str, int]] = []
+    for part in round_.ruleset.owers:
+        owes = part.owes(round_, turn, top)
+        if owes is not None:
+            owed_by_play.append(owes)
+    counted = next((number for what, number in owed_by_play if what == kind), 0)
     if not 1 <= count <= min(counted, known.counts[turn]):
         raise PositionError(
             f"the last play owes at most {min(counted, known.counts[turn])} card(s) to "
@@ -210,8 +215,8 @@ def _set_owed(round_: Round, known: Known, turn: int) -> None:
         )
     receiver = round_.next_holder(turn) if kind == GIVE_OWED else -1
     round_.owed = OwedAction(turn, kind, count, receiver)
-    if kind == GIVE_OWED and top & _TENS and round_.rules.ten_discard:
-        round_._owed_queue = [(DISCARD_OWED, (top & _TENS).bit_count())]
+    kinds = [what for what, _ in owed_by_play]
+    round_._owed_queue = owed_by_play[kinds.index(kind) + 1 :] if kind in kinds else []
 
 
 def _check_turn(round_: Round, known: Known) -> None:
@@ -235,8 +240,7 @@ def _check_turn(round_: Round, known: Known) -> None:
         round_.last_move = None
         round_.last_seat = -1
         round_.passed = 0
-        round_.lock = 0
-        round_.jack_back = False
+        round_.marks = 0  # the parts' state lasts for the trick (R31, R32)
         round_.reversed_now = round_.revolution
         round_.trick_number = known.trick_number + 1
     elif round_.passed >> turn & 1:

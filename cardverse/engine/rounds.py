@@ -18,15 +18,12 @@ from typing import Final, NamedTuple
 from .cards import NATURAL_MASK, card_name, cards_of
 from .events import (
     DISCARD_OWED,
-    DOWNFALL,
     FINISH,
-    FORBIDDEN,
     GIVE_OWED,
     LAST,
     Discarded,
     Event,
     Gave,
-    JackBackChanged,
     OwedAction,
     TrickEnded,
     WentOut,
@@ -63,9 +60,8 @@ class TrickState(NamedTuple):
     top_seat: int
     passed: int  # bit set of seats that passed (R11)
     revolution: bool  # R15, for the rest of the round
-    jack_back: bool  # R32, for the rest of the trick
     reversed: bool  # the order in force
-    lock: int  # bit set of locked suits, 0 for none (R31)
+    marks: int  # the parts' state of the trick (reports.py: the jack back, the lock), 0 at first
     owed: OwedAction | None  # a seven pass or ten discard to make now (R36, R37)
 
 
@@ -87,11 +83,10 @@ class Round:
         "give_receivers",
         "hands",
         "history",
-        "jack_back",
         "last_move",
         "last_seat",
-        "lock",
         "log",
+        "marks",
         "out_of_play",
         "owed",
         "passed",
@@ -130,9 +125,10 @@ class Round:
         self.hands = list(hands)
         self.turn = leader
         self.revolution = revolution
-        self.jack_back = False
-        self.reversed_now = revolution  # the order in force: revolution XOR jack back (R32)
-        self.lock = 0
+        #: the order in force: the revolution's, unless a part turned it for the trick (R32)
+        self.reversed_now = revolution
+        #: the parts' state of the trick, each report at its own bits (reports.py)
+        self.marks = 0
         self.owed: OwedAction | None = None
         self._owed_queue: list[tuple[str, int]] = []
         self._resume_clear = False
@@ -185,10 +181,9 @@ class Round:
         other.equal_plays = self.equal_plays
         other.fallen = self.fallen
         other.finished = list(self.finished)
-        other.jack_back = self.jack_back
         other.last_move = self.last_move
         other.last_seat = self.last_seat
-        other.lock = self.lock
+        other.marks = self.marks
         other.out_of_play = list(self.out_of_play)
         other.owed = self.owed
         other.passed = self.passed
@@ -218,7 +213,8 @@ class Round:
 
     @property
     def reversed_order(self) -> bool:
-        """Whether the order in force is reversed (a revolution or a jack back, not both)."""
+        """Whether the order in force is reversed (a revolution, or a part's turn of the order
+        for the trick such as a jack back, not both)."""
         return self.reversed_now
 
     @property
@@ -228,9 +224,8 @@ class Round:
             self.last_seat,
             self.passed,
             self.revolution,
-            self.jack_back,
             self.reversed_now,
-            self.lock,
+            self.marks,
             self.owed,
         )
 
@@ -313,7 +308,7 @@ class Round:
         if self.owed is not None:
             return self._check_owed(seat, move)
         if move & GIVE:
-            if self.rules.seven_pass:
+            if GIVE_OWED in self.ruleset.owed_kinds:
                 return refuse(
                     "give_not_owed", "R36", "no give is owed: cards are given after a play of 7s"
                 )
@@ -325,7 +320,11 @@ class Round:
                 "discard_not_owed",
                 "R37",
                 "no discard is owed: cards are discarded after a play of 10s"
-                + ("" if self.rules.ten_discard else ", and the ten discard is not played here"),
+                + (
+                    ""
+                    if DISCARD_OWED in self.ruleset.owed_kinds
+                    else ", and the ten discard is not played here"
+                ),
             )
         if not self.hands[seat]:
             return refuse(
@@ -455,7 +454,9 @@ class Round:
                     refusal = part.refuse_cover(self, move, info, old)
                     if refusal is not None:
                         return refusal
-                return _does_not_beat(info, old, reversed_order, self.equal_plays, self.jack_back)
+                return _does_not_beat(
+                    info, old, reversed_order, self.equal_plays, reversed_order != self.revolution
+                )
         for part in self.ruleset.refusers:
             refusal = part.refuse(self, seat, move, info)
             if refusal is not None:
@@ -525,7 +526,7 @@ class Round:
             how = FINISH
             for part in rs.finishers:
                 if part.finish_from_bottom(self, seat, move, info, reversed_before):
-                    how = FORBIDDEN
+                    how = part.finish_how
                     break
             self.last_move = move
             self.last_seat = seat
@@ -625,12 +626,13 @@ class Round:
         for part in self.ruleset.placers:
             part.after_place(self, seat, place)
 
-    def fall(self, seat: int) -> None:
-        """The downfall of ``seat`` (R35): the lowest free place; its cards leave unseen."""
+    def fall(self, seat: int, how: str) -> None:
+        """``seat`` falls out of the round (R35): the lowest free place, told as ``how``; its
+        cards leave unseen."""
         self.out_of_play[seat] = self.hands[seat]
         self.hands[seat] = 0
         self.fallen |= 1 << seat
-        self._go_out(seat, DOWNFALL)
+        self._go_out(seat, how)
 
     def _round_ends(self) -> bool:
         """End the round when fewer than two seats hold cards (R20, R40)."""
@@ -670,16 +672,18 @@ class Round:
         self.last_move = None
         self.last_seat = -1
         self.passed = 0
-        self.lock = 0
         self.turn = leader = winner if self.hands[winner] else self.next_holder(winner)
         log = self.log
         if log is not None:
             log.append(_new_event(TrickEnded, (winner, leader, cleared)))
-        if self.jack_back:
-            self.jack_back = False  # R32: the next trick is played in the revolution's order
+        marks = self.marks
+        if marks:
+            # The parts' state lasts for the trick (R31, R32): the next one is played in the
+            # revolution's order.
+            self.marks = 0
             self.reversed_now = self.revolution
-            if log is not None:
-                log.append(JackBackChanged(False))
+            for part in self.ruleset.trick_enders:
+                part.end_trick(self, marks)
 
 
 def owed_moves(hand: int, count: int, flag: int) -> list[int]:
@@ -689,15 +693,16 @@ def owed_moves(hand: int, count: int, flag: int) -> list[int]:
 
 
 def _does_not_beat(
-    new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool, jack_back: bool = False
+    new: PlayInfo, old: PlayInfo, revolution: bool, equal: bool, trick_reversed: bool = False
 ) -> Refusal:
     """The R10 refusal for a play of the right shape that is not high (or low) enough.
 
-    ``revolution`` is the order in force; during a jack back (R32) the message says so. What
+    ``revolution`` is the order in force; when a part turned it for the trick (R32's jack back)
+    the message says so. What
     the parts say first (a set made only of jokers, an equal play while equal plays are off, the
     3♠ on a joker) is theirs (:meth:`~cardverse.engine.parts.base.Part.refuse_cover`).
     """
-    reason = "the order is reversed (jack back, R32)" if jack_back else "during a revolution"
+    reason = "the order is reversed (jack back, R32)" if trick_reversed else "during a revolution"
     if old.straight:
         if revolution:
             need = "a lower bottom" + (" or an equal one" if equal else "")
@@ -709,7 +714,7 @@ def _does_not_beat(
                 need=RANK_WORDS[old.bottom],
                 got=RANK_WORDS[new.bottom],
                 equal_plays=equal,
-                jack_back=jack_back,
+                trick_reversed=trick_reversed,
             )
         need = "a higher top" + (" or an equal one" if equal else "")
         return refuse(
@@ -720,7 +725,7 @@ def _does_not_beat(
             need=RANK_WORDS[old.rank],
             got=RANK_WORDS[new.rank],
             equal_plays=equal,
-            jack_back=jack_back,
+            trick_reversed=trick_reversed,
         )
     direction = "lower" if revolution else "higher"
     during = f"{reason} " if revolution else ""
@@ -732,5 +737,5 @@ def _does_not_beat(
         need=RANK_WORDS[old.rank],
         got=RANK_WORDS[new.rank],
         equal_plays=equal,
-        jack_back=jack_back,
+        trick_reversed=trick_reversed,
     )

@@ -15,6 +15,7 @@ from .cards import NATURAL_MASK, RANK_2, RANK_3
 from .options import Rules
 from .parts import PARTS, Part
 from .plays import STRAIGHT, play_info
+from .reports import Report
 
 
 def _hooked(parts: tuple[Part, ...], name: str) -> tuple[Part, ...]:
@@ -32,6 +33,7 @@ class Ruleset:
         "_set_ranks_reversed",
         "_straight_ranks",
         "after",
+        "cards_leave_by_plays",
         "clearers",
         "cover_refusers",
         "coverers",
@@ -43,12 +45,17 @@ class Ruleset:
         "follows_play",
         "generic",
         "house_rules",
+        "low_finishers",
+        "owed_kinds",
         "owers",
         "parts",
         "placers",
+        "places_from_bottom",
+        "reads_previous_president",
         "refusers",
         "reports",
         "rules",
+        "trick_enders",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -67,8 +74,19 @@ class Ruleset:
         self.clearers = _hooked(active, "clears")
         self.after = _hooked(active, "after_play")
         self.owers = _hooked(active, "owes")
+        #: the kinds of give or discard a play may make owed here, by the part that owes it
+        self.owed_kinds: dict[str, Part] = {p.owes_kind: p for p in self.owers if p.owes_kind}
+        #: no part moves cards but by plays (a history replays with other hands)
+        self.cards_leave_by_plays = all(p.cards_leave_by_plays for p in active)
+        #: some part may place a seat from the bottom (R34, R35)
+        self.places_from_bottom = any(p.places_from_bottom for p in active)
+        #: some part reads the previous round's President and may make a seat fall (R35)
+        self.reads_previous_president = any(p.reads_previous_president for p in active)
         self.finishers = _hooked(active, "finish_from_bottom")
+        #: the parts that say ahead whether going out with a play takes a low place (R34)
+        self.low_finishers = _hooked(active, "finishes_low")
         self.placers = _hooked(active, "after_place")
+        self.trick_enders = _hooked(active, "end_trick")
         #: some part acts on plays (changes the trick, owes, places from the bottom)
         self.follows_play = bool(self.after or self.owers or self.finishers)
         self.fast_tables = all(p.fast_tables for p in active)
@@ -76,7 +94,8 @@ class Ruleset:
         self.generic = tuple(p for p in active if not p.fast_tables)
         self.fast_playouts = all(p.fast_playouts for p in active)
         self.house_rules = tuple(p for p in active if p.house_rule)
-        self.reports = tuple(key for p in active for key in p.reports)
+        #: the trick state the active parts keep, each shown under its own key (R39)
+        self.reports: tuple[Report, ...] = tuple(r for p in active for r in p.reports)
         straight_ranks = 0
         for part in active:
             straight_ranks |= part.clearing_ranks
@@ -90,17 +109,30 @@ class Ruleset:
     def names(self) -> list[str]:
         return [p.spec.name for p in self.parts]
 
+    def report(self, marks: int) -> dict[str, int]:
+        """The active parts' trick state in ``marks`` (a round's or a view's), by report name."""
+        return {report.name: report.read(marks) for report in self.reports}
+
+    def finishes_low(self, move: int, reversed_before: bool, top: int | None) -> bool:
+        """Whether going out with ``move`` on ``top`` would take the lowest free place (R34's
+        forbidden finish): the bots weigh it before they play their last cards."""
+        for part in self.low_finishers:
+            if part.finishes_low(self, move, reversed_before, top):
+                return True
+        return False
+
     def control_ranks(self, reversed_order: bool) -> int:
         """The ranks (a 13-bit set, bit 0 = the 3) whose sets clear the pile in this order: the
         clearing rank (2, or 3 in the reversed order; R14) and the ranks parts add (8s with
-        eight_stop). Sets of them, and jokers, are what players keep to take back the lead."""
+        the eight stop). Sets of them, and jokers, are what players keep to take back the
+        lead."""
         return self._control_reversed if reversed_order else self._control_normal
 
     def clears(self, move: int, reversed_before: bool, top: int | None) -> bool:
         """Whether ``move``, played on ``top`` (None on lead) by the order in force before it,
         clears the pile (R14, R17): a set of a control rank (counted by its natural cards, so an
-        all-joker set never clears), a straight through a rank a part makes clearing (8s with
-        eight_stop, a joker standing for one too), or a play a part's own rule clears (the 3♠ on
+        all-joker set never clears), a straight through a rank a part makes clearing (the eight
+        stop's 8s, a joker standing for one too), or a play a part's own rule clears (the 3♠ on
         a lone joker, R33)."""
         naturals = move & NATURAL_MASK
         if naturals:

@@ -1,8 +1,9 @@
 """What one seat may see (R26, R27, R39): the only picture of a game that bots and clients get.
 
 A view has two parts. :class:`PublicView` is what every seat sees alike (counts, the trick, the
-round's history with other seats' seven passes as counts only, the order in force, the lock,
-what is owed, discards, places, points); :func:`public_view` builds it once per change.
+round's history with other seats' seven passes as counts only, the order in force, the parts'
+state of the trick, what is owed, discards, places, points); :func:`public_view` builds it once
+per change.
 :class:`SeatView` is one seat's own part: its hand, its own exchange and seven passes, its legal
 moves. :class:`PlayerView` composes the two, so no field of it can hold another seat's cards;
 :meth:`PlayerView.to_json` is the wire form (the public part's JSON plus the seat part's).
@@ -10,7 +11,9 @@ moves. :class:`PlayerView` composes the two, so no field of it can hold another 
 :data:`VIEW_FIELDS` is the one description of that wire form: each field's name, whose part it
 is, how it is made from the view, its JSON schema and what it means. ``to_json`` is made from
 it, the server's encoder follows it field by field, and the protocol's schemas
-(docs/protocol.md) are generated from it (:func:`view_schema`, :func:`view_change_schema`).
+(docs/protocol.md) are generated from it (:func:`view_schema`, :func:`view_change_schema`). The
+parts' trick state (:data:`~cardverse.engine.parts.REPORTS`: a jack back, a lock) is a field
+each, made from its part's report: no field here names a part.
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import from_move
-from .cards import SUIT_NAMES, mask_names
+from .cards import mask_names
 from .events import OwedAction
 from .game import Game, Phase
 from .options import Rules
-from .order import clearing_rank, order_reversed
+from .order import clearing_rank
+from .parts import REPORTS
 from .pickling import by_constructor
 from .plays import CARDS_MASK, GIVE, PASS, hidden_give
+from .reports import Report
+from .ruleset import ruleset_for
 from .scoring import titles_by_seat
 
 
@@ -76,8 +82,8 @@ class PublicView:
     out_of_play: tuple[int, ...]  # per seat: cards that left the round unseen (R35)
     discarded: int  # the cards of the ten discards (R37), a bit set
     revolution: bool
-    jack_back: bool
-    lock: int  # suits the trick is locked to, a 4-bit set (R31)
+    reversed_order: bool  # the order in force (R3, R15, R32)
+    marks: int  # the parts' state of the trick, each report at its own bits (reports.py)
     owed: OwedAction | None  # a seven pass or ten discard to make now (R36, R37)
     points: tuple[int, ...]
     places: tuple[tuple[int, ...], ...]  # finishing order of each finished round
@@ -87,13 +93,12 @@ class PublicView:
         return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
 
     @property
-    def reversed_order(self) -> bool:
-        """Whether the order in force is reversed (R3, R15, R32)."""
-        return order_reversed(self.revolution, self.jack_back)
-
-    @property
     def clearing_rank(self) -> int:
         return clearing_rank(self.reversed_order)
+
+    def reported(self) -> dict[str, int]:
+        """The trick state the rules in force keep, by report name (a position's ``Known``)."""
+        return {report.name: report.read(self.marks) for report in ruleset_for(self.rules).reports}
 
     @property
     def played(self) -> int:
@@ -207,12 +212,8 @@ class PlayerView:
         return self.public.revolution
 
     @property
-    def jack_back(self) -> bool:
-        return self.public.jack_back
-
-    @property
-    def lock(self) -> int:
-        return self.public.lock
+    def marks(self) -> int:
+        return self.public.marks
 
     @property
     def owed(self) -> OwedAction | None:
@@ -387,6 +388,13 @@ def _public(
     return ViewField(name, "public", encode, schema, doc, kept_as_text)
 
 
+def _reported(report: Report) -> ViewField:
+    """A part's trick state as a field of its own (every view has it; off while not in force)."""
+    return _public(
+        report.name, lambda v: report.to_json(report.read(v.marks)), report.schema(), report.doc
+    )
+
+
 def _own(
     name: str, encode: Callable[[SeatView], Any], schema: dict[str, Any], doc: str
 ) -> ViewField:
@@ -450,19 +458,14 @@ PUBLIC_FIELDS: tuple[ViewField, ...] = (
         "discarded", lambda v: mask_names(v.discarded), _CARDS, "the round's ten discards (R37)"
     ),
     _public("revolution", lambda v: v.revolution, _BOOL, "a revolution is on (R15)"),
-    _public("jack_back", lambda v: v.jack_back, _BOOL, "a jack back is on for the trick (R32)"),
     _public(
         "reversed_order",
-        lambda v: order_reversed(v.revolution, v.jack_back),
+        lambda v: v.reversed_order,
         _BOOL,
-        "the order in force is reversed: a revolution or a jack back, not both (R32)",
+        "the order in force is reversed: a revolution, or a jack back for the trick, not both "
+        "(R32)",
     ),
-    _public(
-        "lock",
-        lambda v: [SUIT_NAMES[s] for s in range(4) if v.lock >> s & 1],
-        {"type": "array", "items": {"enum": list(SUIT_NAMES)}},
-        "the suits the trick is locked to (R31)",
-    ),
+    *(_reported(report) for report in REPORTS),
     _public(
         "owed",
         _owed_json,
@@ -587,8 +590,8 @@ def public_view(game: Game, *, history: bool = True) -> PublicView:
             "out_of_play": tuple(h.bit_count() for h in round_.out_of_play),
             "discarded": round_.discarded,
             "revolution": round_.revolution and in_play,
-            "jack_back": round_.jack_back and in_play,
-            "lock": round_.lock if in_play else 0,
+            "reversed_order": round_.reversed_now and in_play,
+            "marks": round_.marks if in_play else 0,
             "owed": round_.owed if in_play else None,
         }
     else:
@@ -603,8 +606,8 @@ def public_view(game: Game, *, history: bool = True) -> PublicView:
             "out_of_play": (0,) * players,
             "discarded": 0,
             "revolution": False,
-            "jack_back": False,
-            "lock": 0,
+            "reversed_order": False,
+            "marks": 0,
             "owed": None,
         }
     return PublicView(

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine.parts import PARTS as RULE_PARTS
+from ..engine.parts import REPORTS
 from ..engine.views import VIEW_DEFINITIONS, view_change_schema, view_schema
 
 _INT: dict[str, Any] = {"type": "integer"}
@@ -61,6 +63,8 @@ def _event(
 
 
 _MAYBE_CARDS = {"cards": _or_null(_CARDS)}
+# the ways a part places a seat going out, with its rule (a forbidden finish, a fall)
+_PART_FINISHES = [(p.finish_how, p.spec.rule) for p in RULE_PARTS if p.finish_how]
 
 # The events of ``state`` and ``change`` (docs/protocol.md, cardverse/tabletalk/narrate.py),
 # by name.
@@ -91,12 +95,17 @@ EVENTS: dict[str, dict[str, Any]] = {
     "revolution": _event("revolution", "", {"on": _BOOL}),
     "went_out": _event(
         "went_out",
-        "place counts from 0 (first place is 0), as in the engine; how: finish, forbidden "
-        "(R34), downfall (R35) or last (the one seat left holding cards).",
-        {"seat": _INT, "place": _INT, "how": {"enum": ["finish", "forbidden", "downfall", "last"]}},
+        "place counts from 0 (first place is 0), as in the engine; how: finish, "
+        + ", ".join(f"{how} ({rule})" for how, rule in _PART_FINISHES)
+        + " or last (the one seat left holding cards).",
+        {
+            "seat": _INT,
+            "place": _INT,
+            "how": {"enum": ["finish", *(how for how, _ in _PART_FINISHES), "last"]},
+        },
     ),
-    "jack_back": _event("jack_back", "", {"on": _BOOL}),
-    "lock": _event("lock", "", {"suits": {"type": "array", "items": _STR}}),
+    # each part's trick state, under its report's name (a jack back, a lock: R39)
+    **{r.name: _event(r.name, "", {r.event_key: r.schema()}) for r in REPORTS},
     "owed": _event(
         "owed",
         "seat must give (to the next seat holding cards) or discard count cards now.",

@@ -2,13 +2,14 @@
 
 :func:`protocol_events` turns what :meth:`Game.apply` (or :meth:`Game.start_next_round`) returned
 into the ``event`` objects of docs/protocol.md. Each is named by its engine event's ``kind``
-(``played``, ``passed``, ``trick_ended``, ``revolution``, ``jack_back``, ``lock``, ``owed``,
-``gave``, ``discarded``, ``went_out``, ``exchange``, ``round_over``) and carries the engine's
-values: a place counts from 0 (first place is 0), as in the engine. Cards are named as in
-notation.md. Which seats may see an event's cards is the engine's to say
-(:func:`cardverse.engine.events.for_seat`): cards that only some seats may see (an exchange
-give-back, a seven pass) go under ``_private``, naming those seats, and the server's view filter
-resolves them per recipient; the rest of the event is encoded once for everyone.
+(``played``, ``passed``, ``trick_ended``, ``revolution``, ``owed``, ``gave``, ``discarded``,
+``went_out``, ``exchange``, ``round_over``, and each part's trick state under its report's name:
+a jack back, a lock) and carries the engine's values: a place counts from 0 (first place is 0),
+as in the engine. Cards are named as in notation.md. Which seats may see an event's cards is the
+engine's to say (:func:`cardverse.engine.events.for_seat`): cards that only some seats may see
+(an exchange give-back, a seven pass) go under ``_private``, naming those seats, and the
+server's view filter resolves them per recipient; the rest of the event is encoded once for
+everyone.
 """
 
 from __future__ import annotations
@@ -16,15 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import from_move, mask_names
-from ..engine.cards import SUIT_NAMES
 from ..engine.events import (
     Discarded,
     Event,
     ExchangeGift,
     GameOver,
     Gave,
-    JackBackChanged,
-    LockOn,
     OwedAction,
     Passed,
     Played,
@@ -32,6 +30,7 @@ from ..engine.events import (
     RoundOver,
     RoundStarted,
     TrickEnded,
+    TrickStateChanged,
     WentOut,
     for_seat,
 )
@@ -83,13 +82,9 @@ def _tell(event: Event) -> dict[str, Any] | None:
         }
     if isinstance(event, RevolutionChanged):
         return {"event": event.kind, "on": event.on}
-    if isinstance(event, JackBackChanged):
-        return {"event": event.kind, "on": event.on}
-    if isinstance(event, LockOn):
-        return {
-            "event": event.kind,
-            "suits": [SUIT_NAMES[s] for s in range(4) if event.suits >> s & 1],
-        }
+    if isinstance(event, TrickStateChanged):
+        report = event.report
+        return {"event": event.kind, report.event_key: report.to_json(event.value)}
     if isinstance(event, OwedAction):
         told = {"event": event.kind, "seat": event.seat, "kind": event.owed, "count": event.number}
         if event.receiver >= 0:

@@ -27,6 +27,8 @@ from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
 HERE = Path(__file__).resolve().parent
+#: the rule parts name their own words (cardverse.engine.words): msgids extracted from there too
+PARTS_DIR = HERE.parent / "engine" / "parts"
 LOCALES_DIR = HERE / "locales"
 POT_PATH = LOCALES_DIR / "messages.pot"
 
@@ -174,24 +176,26 @@ def negotiate(param: str | None, cookie: str | None, accept_language: str | None
 
 
 def extract() -> Catalog:
-    """Every translatable string used by the web package, as a template catalog."""
+    """Every translatable string used by the web package and the rule parts, as a template
+    catalog."""
     template = Catalog(project="CardVerse", fuzzy=False)
-    messages: Iterator[Any] = extract_from_dir(
-        str(HERE),
-        method_map=METHOD_MAP,
-        options_map=OPTIONS_MAP,
-        keywords=KEYWORDS,
-        comment_tags=("Translators:",),
-        strip_comment_tags=True,
-    )
-    for filename, lineno, message, comments, context in messages:
-        template.add(
-            message,
-            None,
-            [(filename, lineno)],
-            auto_comments=comments,
-            context=context,
+    for folder, prefix in ((HERE, ""), (PARTS_DIR, "../engine/parts/")):
+        messages: Iterator[Any] = extract_from_dir(
+            str(folder),
+            method_map=METHOD_MAP,
+            options_map=OPTIONS_MAP,
+            keywords=KEYWORDS,
+            comment_tags=("Translators:",),
+            strip_comment_tags=True,
         )
+        for filename, lineno, message, comments, context in messages:
+            template.add(
+                message,
+                None,
+                [(prefix + filename, lineno)],
+                auto_comments=comments,
+                context=context,
+            )
     return template
 
 

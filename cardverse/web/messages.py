@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import FIRST_SEAT, THREE_OF_CLUBS_LEADS, THREE_OF_DIAMONDS_LEADS
+from ..engine.parts import PARTS
 from .i18n import N_, NC_, NP_, Translator
 
 # The letter or number in a card's corner (J, Q, K, A change with the language).
@@ -128,176 +129,10 @@ PRESET_NAMES: dict[str, str] = {
     "daifugo": N_("Dai Fugō"),
 }
 
-OPTION_LABELS: dict[str, str] = {
-    "players": N_("Players"),
-    "rounds": N_("Number of rounds"),
-    "equal_plays": N_("Equal plays"),
-    "revolution": N_("Revolution"),
-    "straights": N_("Straights"),
-    "jokers": N_("Jokers"),
-    "eight_stop": N_("Eight clears the pile"),
-    "exchange": N_("Card exchange"),
-    "first_lead": N_("First lead"),
-    "suit_lock": N_("Suit lock"),
-    "jack_back": N_("Jack back"),
-    "spade_three": N_("Spade three"),
-    "forbidden_finish": N_("Forbidden finish"),
-    "downfall": N_("Downfall of the President"),
-    "seven_pass": N_("Seven pass"),
-    "ten_discard": N_("Ten discard"),
-}
-OPTION_HELP: dict[str, str] = {
-    "players": N_("How many seats the table has."),
-    "rounds": N_("How many rounds make a game."),
-    "equal_plays": N_("A play may equal the one it covers, not only beat it."),
-    "revolution": N_("Every set of four reverses the order of the cards."),
-    "straights": N_("Three or more cards of one suit in a row may be played together."),
-    "jokers": N_("Jokers stand in for any card."),
-    "eight_stop": N_("A set of 8s, or a straight holding an 8, clears the pile."),
-    "exchange": N_("Between rounds the Scum and the President swap cards."),
-    "first_lead": N_("Who plays first in the first round."),
-    "suit_lock": N_("A play in exactly the suits of the one it covers locks the trick to them."),
-    "jack_back": N_("A play holding a jack reverses the order until the trick ends."),
-    "spade_three": N_("The 3 of spades alone beats a lone joker and clears the pile."),
-    "forbidden_finish": N_(
-        "Going out on a joker or a card that clears the pile takes the lowest free place."
-    ),
-    "downfall": N_("From round 2, a President who loses first place drops to the bottom."),
-    "seven_pass": N_("Whoever plays 7s gives as many cards to the next player."),
-    "ten_discard": N_("Whoever plays 10s discards as many cards, face up."),
-}
-# The rules-sheet lines of each house rule (section 10): (msgid, the options it needs). A line
-# about another option's cards shows only when that option is on too: "a|b" is either, "a&b"
-# both, "" none (a sheet mentions no option that is off).
-HOUSE_RULE_LINES: dict[str, list[tuple[str, str]]] = {
-    "suit_lock": [  # R31, R40, R39
-        (
-            N_(
-                "When a play covers a play in exactly the same suits, the trick is locked: until "
-                "it ends, play only cards of those suits."
-            ),
-            "",
-        ),
-        (
-            N_(
-                "A lock needs two plays without jokers: a play holding a joker never starts one, "
-                "and neither does a play on a play holding a joker. Under a lock, a joker may "
-                "stand in for a card of a missing suit."
-            ),
-            "jokers",
-        ),
-        (N_("A lock binds the 3 of spades played on a joker too."), "spade_three"),
-        (N_("Everyone sees whether a lock is in force, and on which suits."), ""),
-    ],
-    "jack_back": [  # R32, R40, R39
-        (
-            N_(
-                "A play holding a jack reverses the order until the trick ends. While the order "
-                "is reversed, a set of 3s clears the pile."
-            ),
-            "",
-        ),
-        (
-            N_(
-                "The play of jacks itself is judged by the order before it. A second play "
-                "holding a jack in the same trick changes nothing more."
-            ),
-            "",
-        ),
-        (N_("A joker standing for a jack does not count as a jack."), "jokers"),
-        (
-            N_(
-                "During a revolution a jack back gives the normal order back until the trick "
-                "ends, and then a set of 2s clears the pile."
-            ),
-            "revolution",
-        ),
-        (N_("Everyone sees whether a jack back is in force."), ""),
-    ],
-    "spade_three": [  # R33
-        (
-            N_(
-                "The 3 of spades played alone beats a lone joker, in either order, and clears "
-                "the pile."
-            ),
-            "",
-        )
-    ],
-    "forbidden_finish": [  # R34, R39
-        (
-            N_(
-                "Going out on a play that holds a card of the rank that clears the pile is a "
-                "forbidden finish: it takes the lowest free place. Such places fill from the "
-                "bottom."
-            ),
-            "",
-        ),
-        (N_("Going out on a play that holds a joker is a forbidden finish too."), "jokers"),
-        (N_("Going out on a play that holds an 8 is a forbidden finish too."), "eight_stop"),
-        (N_("So is going out on the 3 of spades played on a joker."), "spade_three"),
-        (
-            N_("Going out by giving or discarding cards is never a forbidden finish."),
-            "seven_pass|ten_discard",
-        ),
-        (N_("Everyone sees which places were taken by a forbidden finish."), ""),
-    ],
-    "downfall": [  # R35, R40, R39
-        (
-            N_(
-                "From round 2, when someone other than the previous President goes out first "
-                "while the previous President still holds cards, the previous President takes "
-                "the lowest free place at once; their cards leave the round unseen."
-            ),
-            "",
-        ),
-        (
-            N_("This holds too when first place is taken by giving or discarding cards."),
-            "seven_pass|ten_discard",
-        ),
-        (N_("Everyone sees which places were taken by a downfall."), ""),
-    ],
-    "seven_pass": [  # R36, R40, R39
-        (
-            N_(
-                "After a play holding 7s, its player gives one card of their choice for each 7 "
-                "to the next player still holding cards, or all their cards if they hold fewer. "
-                "Only the two of them see which cards; everyone sees how many. Then the trick "
-                "goes on."
-            ),
-            "",
-        ),
-        (
-            N_(
-                "The receiver may be a player who has passed in this trick; receiving does not "
-                "bring them back into it."
-            ),
-            "",
-        ),
-        (N_("Whoever gives away their last card goes out."), ""),
-        (N_("A joker standing for a 7 does not count as a 7."), "jokers"),
-        (N_("Everyone sees who owes a give and how many cards."), ""),
-    ],
-    "ten_discard": [  # R37, R40, R39
-        (
-            N_(
-                "After a play holding 10s, its player discards one card of their choice for "
-                "each 10, or all their cards if they hold fewer, face up: everyone sees them, "
-                "and they leave the round."
-            ),
-            "",
-        ),
-        (N_("Whoever discards their last card goes out."), ""),
-        (N_("A joker standing for a 10 does not count as a 10."), "jokers"),
-        (
-            N_(
-                "When one play holds both 7s and 10s, the give comes first, and the discard "
-                "counts the cards left after it."
-            ),
-            "seven_pass&straights",
-        ),
-        (N_("Everyone sees who owes a discard and how many cards."), ""),
-    ],
-}
+# An option's label and help are its part's words (cardverse.engine.parts), msgids that the
+# catalog extraction finds in the parts; so are the rules-sheet lines a part adds.
+OPTION_LABELS: dict[str, str] = {part.spec.name: part.words.label for part in PARTS}
+OPTION_HELP: dict[str, str] = {part.spec.name: part.words.help for part in PARTS}
 HOUSE_RULES_HEADING = N_("House rules")
 ON = N_("On")
 OFF = N_("Off")

@@ -19,7 +19,7 @@ import json
 import time
 from typing import Any
 
-from ..engine import Action, Game, Phase, from_move, mask_names, order_reversed, to_move
+from ..engine import Action, Game, Phase, from_move, mask_names, to_move
 from ..notation import IllegalRecordAction, NotationError, replay_record
 from ..tabletalk.narrate import protocol_events
 from ..tabletalk.story import final_titles, score_sheet
@@ -134,7 +134,7 @@ def _step(
         finished = list(game.round.order())
     in_play = game.phase is Phase.PLAY
     revolution = game.revolution if in_play else False
-    jack_back = bool(game.round is not None and game.round.jack_back and in_play)
+    reversed_order = bool(game.round is not None and game.round.reversed_order and in_play)
     return {
         "round": number,
         "trick": trick,
@@ -145,7 +145,7 @@ def _step(
         "pile": _pile(game),
         "turn": game.turn,
         "revolution": revolution,
-        "reversed_order": order_reversed(revolution, jack_back),  # the order in force (R32)
+        "reversed_order": reversed_order,  # the order in force (R15, R32)
         "finished": finished,
         "points": list(game.points),
     }

@@ -19,13 +19,14 @@ from ..engine.options import (
     THREE_OF_DIAMONDS_LEADS,
     Rules,
 )
+from ..engine.parts import Part
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
+from ..engine.words import CLEARING, HOUSE
 from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
     BOT_LEVELS,
-    HOUSE_RULE_LINES,
     HOUSE_RULES_HEADING,
     NORMAL_BOT_WITHOUT_JOKERS,
     OPTION_LABELS,
@@ -233,14 +234,6 @@ def _clearing(rules: Rules) -> list[Line]:
     ]
     if rules.revolution:
         clearing.append(_line(N_("During a revolution a set of 3s clears the pile instead.")))
-    if rules.eight_stop:
-        clearing.append(
-            _line(
-                N_("A set of 8s clears the pile too, in the normal order and during a revolution.")
-            )
-            if rules.revolution
-            else _line(N_("A set of 8s clears the pile too."))
-        )
     if rules.jokers:
         clearing.append(
             _line(
@@ -250,27 +243,12 @@ def _clearing(rules: Rules) -> list[Line]:
                 )
             )
         )
-    if rules.straights:
-        if rules.eight_stop:
-            clearing.append(
-                _line(
-                    N_(
-                        "So does a straight that holds an 8, even when a joker stands for the 8. "
-                        "No other straight clears the pile, not even one that ends in a 2."
-                    )
-                )
-                if rules.jokers
-                else _line(
-                    N_(
-                        "So does a straight that holds an 8. No other straight clears the pile, "
-                        "not even one that ends in a 2."
-                    )
-                )
-            )
-        else:
-            clearing.append(
-                _line(N_("A straight never clears the pile, not even one that ends in a 2."))
-            )
+    ruleset = ruleset_for(rules)
+    clearing += _part_lines(rules, ruleset.parts, CLEARING)
+    if rules.straights and not any(part.clearing_ranks for part in ruleset.parts):
+        clearing.append(
+            _line(N_("A straight never clears the pile, not even one that ends in a 2."))
+        )
     return clearing
 
 
@@ -418,21 +396,19 @@ def _exchange(rules: Rules) -> list[Line]:
 
 def _house_rules(rules: Rules) -> list[Line]:
     """R31–R40: the lines of every house rule in force (a line may need another option on)."""
-    lines: list[Line] = []
-    for part in ruleset_for(rules).house_rules:
-        for msg, needs in HOUSE_RULE_LINES[part.spec.name]:
-            if _options_on(rules, needs):
-                lines.append(_line(msg))
-    return lines
+    return _part_lines(rules, ruleset_for(rules).house_rules, HOUSE)
 
 
-def _options_on(rules: Rules, needs: str) -> bool:
-    """Whether ``needs`` holds: "" always, "a|b" either option on, "a&b" both."""
-    if not needs:
-        return True
-    if "|" in needs:
-        return any(getattr(rules, name) for name in needs.split("|"))
-    return all(getattr(rules, name) for name in needs.split("&"))
+def _part_lines(rules: Rules, parts: tuple[Part, ...], section: str) -> list[Line]:
+    """The lines the ``parts`` add to ``section``, those whose options are on (or off) here: a
+    part names its own sheet lines (:class:`~cardverse.engine.words.Words`)."""
+    options = rules.to_dict()
+    return [
+        _line(line.msg)
+        for part in parts
+        for line in part.words.sheet
+        if line.section == section and line.shows(options)
+    ]
 
 
 def _special(rules: Rules) -> list[Line]:
@@ -541,7 +517,7 @@ def rules_sheet_context(rules: Rules, hints: bool | None = None) -> dict[str, An
                 "place left, which is not the last place when places were taken from the bottom."
             )
         )
-        if rules.forbidden_finish or rules.downfall
+        if ruleset_for(rules).places_from_bottom
         else _line(
             N_(
                 "Whoever plays their last card goes out and takes the next free place. When only "

@@ -23,6 +23,7 @@ from typing import Any
 from ..engine import ActionFormatError, action_from_json, to_move
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import PRESETS, SPECS
+from ..engine.parts import PARTS
 from ..engine.parts.base import BOOL, CHOICE
 from ..notation import NotationError, read_position
 from ..tabletalk.heartbeat import client_settings
@@ -119,7 +120,39 @@ def table_config(table_id: str, t: Translator) -> dict[str, Any]:
             for key, (emoji, label) in REACTION_TEXTS.items()
         ],
         "heartbeat": client_settings(),
+        "reports": _report_entries(t),
+        # how the log tells a seat going out a part's way (R34, R35), by the event's ``how``
+        "finishes": {
+            part.finish_how: {
+                "mine": t.gettext(part.words.went_out[0]),
+                "other": t.gettext(part.words.went_out[1]),
+            }
+            for part in PARTS
+            if part.finish_how
+        },
     }
+
+
+def _report_entries(t: Translator) -> list[dict[str, Any]]:
+    """The parts' trick state the page shows beside the pile, and gives back in a position it
+    asks the engine about, and how its events are told (R39): read from the parts' reports, none
+    named here. ``text`` (the badge), ``told`` and ``toldOff`` (the event's narration as it comes
+    on and goes off) are translated; a set of suits fills their ``%(suits)s`` on the page."""
+    return [
+        {
+            "name": report.name,
+            "option": part.spec.name,
+            "kind": report.kind,
+            "id": report.name.replace("_", "-"),
+            "symbol": report.symbol,
+            "text": t.gettext(report.text),
+            "told": t.gettext(report.told),
+            "toldOff": t.gettext(report.told_off) if report.told_off else "",
+            "turnsOrder": report.turns_order,
+        }
+        for part in PARTS
+        for report in part.reports
+    ]
 
 
 def card_templates(t: Translator) -> list[tuple[str, str]]:

@@ -38,7 +38,7 @@ DRAWN = """() => {
       .filter((e) => e.checkVisibility()).map((e) => e.dataset.card),
     regions: Object.fromEntries(
       ['players', 'trick-plays', 'round-info', 'my-title', 'my-points', 'my-state', 'log',
-       'exchange-lines', 'round-results-body', 'revolution', 'jack-back', 'lock-suits',
+       'exchange-lines', 'round-results-body', 'revolution', 'jack-back', 'lock-text',
        'results', 'final-body', 'last-round-body'].map((id) => [id, text(id)])),
   };
 }"""

@@ -29,7 +29,7 @@ from . import (
     table,
     ten_discard,
 )
-from .base import OptionSpec, Part
+from .base import OptionSpec, Part, Report
 
 PARTS: tuple[Part, ...] = (
     table.PLAYERS,
@@ -50,4 +50,20 @@ PARTS: tuple[Part, ...] = (
     ten_discard.PART,
 )
 
-__all__ = ["PARTS", "OptionSpec", "Part"]
+#: every part's trick state, in the options table's order (views and positions show these keys)
+REPORTS: tuple[Report, ...] = tuple(report for part in PARTS for report in part.reports)
+
+
+def _check_reports() -> None:
+    taken = 0
+    for report in REPORTS:
+        if taken & report.mask:
+            raise ValueError(f"the trick state {report.name!r} takes bits another part keeps")
+        taken |= report.mask
+    if len({report.name for report in REPORTS}) != len(REPORTS):
+        raise ValueError("two parts report trick state under the same name")
+
+
+_check_reports()
+
+__all__ = ["PARTS", "REPORTS", "OptionSpec", "Part", "Report"]

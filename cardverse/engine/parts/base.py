@@ -15,9 +15,26 @@ from typing import Any, Protocol
 from ..events import Event
 from ..plays import PlayInfo
 from ..refusals import Refusal
+from ..reports import FLAG, SUITS, Report
 from ..specs import BOOL, CHOICE, INT, OptionSpec
+from ..words import CLEARING, N_, SheetLine, Words
 
-__all__ = ["BOOL", "CHOICE", "INT", "OptionSpec", "Part", "RoundState", "Rulebook"]
+__all__ = [
+    "BOOL",
+    "CHOICE",
+    "CLEARING",
+    "FLAG",
+    "INT",
+    "N_",
+    "SUITS",
+    "OptionSpec",
+    "Part",
+    "Report",
+    "RoundState",
+    "Rulebook",
+    "SheetLine",
+    "Words",
+]
 
 
 class Rulebook(Protocol):
@@ -34,8 +51,8 @@ class RoundState(Protocol):
 
     hands: list[int]
     last_move: int | None
-    lock: int
-    jack_back: bool
+    #: the parts' state of the trick, each :class:`Report` at its own bits; 0 as a trick starts
+    marks: int
     revolution: bool
     reversed_now: bool
     equal_plays: bool
@@ -45,26 +62,40 @@ class RoundState(Protocol):
     @property
     def ruleset(self) -> Rulebook: ...
 
-    def fall(self, seat: int) -> None: ...
+    def fall(self, seat: int, how: str) -> None: ...
 
 
 class Part:
     """A rule: its option and the hooks it needs (defaults do nothing)."""
 
     spec: OptionSpec
+    #: its label, help and rules-sheet lines (msgids the web layer translates)
+    words: Words
     #: the table-driven set generator stays exact under this rule (no generic filter needed)
     fast_tables: bool = True
     #: the bots' rank-count playout shortcut (sets only, suits ignored) stays legal
     fast_playouts: bool = True
     #: a house rule of rules.md section 10 (the classic search models of tricks do not hold)
     house_rule: bool = False
-    #: trick-state keys that positions and ``check`` show while the option is on
-    reports: tuple[str, ...] = ()
+    #: its state of the trick, kept in the round's ``marks`` and shown to everyone (R39): views,
+    #: positions, the notation, the protocol and the page show it from these schemas alone
+    reports: tuple[Report, ...] = ()
     #: ranks (a 13-bit set) whose every set, and every straight through them, clears the pile
     #: whatever the order (R14's eight stop); read once by the ruleset, no call per play
     clearing_ranks: int = 0
     #: its :meth:`refuse_cover` narrows another part's (asked first)
     refusal_first: bool = False
+    #: the kind of give or discard its :meth:`owes` makes owed (``give``, ``discard``), if any
+    owes_kind: str = ""
+    #: every card leaves a hand by a play everyone sees (not with a give, a discard or a fall):
+    #: a round's history, replayed with other hands, stays possible
+    cards_leave_by_plays: bool = True
+    #: going out may take the lowest free place: places fill from the bottom too (R34, R35)
+    places_from_bottom: bool = False
+    #: the ``how`` of a going out this part causes (the ``went_out`` event's), if any
+    finish_how: str = ""
+    #: it reads the previous round's President, and may make a seat fall out of the round (R35)
+    reads_previous_president: bool = False
 
     def active(self, options: Mapping[str, Any]) -> bool:
         """Whether the rule is in force at a table with these option values."""
@@ -120,5 +151,17 @@ class Part:
         """Whether going out with ``move`` takes the lowest free place instead (R34)."""
         return False
 
+    def finishes_low(
+        self, rulebook: Rulebook, move: int, reversed_before: bool, top: int | None
+    ) -> bool:
+        """Whether going out with ``move`` on ``top`` would take the lowest free place by this
+        rule (R34): what a player weighs ahead, from the play alone (the referee asks
+        :meth:`finish_from_bottom`)."""
+        return False
+
     def after_place(self, round_: RoundState, seat: int, place: int) -> None:
         """React to ``seat`` taking ``place`` (R35)."""
+
+    def end_trick(self, round_: RoundState, marks: int) -> None:
+        """The trick ended with these ``marks`` (the round has already cleared them and set the
+        order back to the revolution's): tell the log what of this part's state ended."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -30,6 +30,10 @@ class EqualPlays(Part):
         presets={"cardverse": False, "daifugo": False},
         locked=frozenset({"cardverse"}),
         page="equal-plays",
+    )
+    words = Words(
+        label=N_("Equal plays"),
+        help=N_("A play may equal the one it covers, not only beat it."),
     )
 
     def active(self, options: Mapping[str, Any]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, Words
 
 
 class Exchange(Part):
@@ -15,6 +15,10 @@ class Exchange(Part):
         default=True,
         rule="R25",
         page="exchange",
+    )
+    words = Words(
+        label=N_("Card exchange"),
+        help=N_("Between rounds the Scum and the President swap cards."),
     )
 
     def active(self, options: Mapping[str, Any]) -> bool:

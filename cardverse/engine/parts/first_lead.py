@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import NATURAL_MASK, THREE_OF_CLUBS, THREE_OF_DIAMONDS, cards_of
-from .base import CHOICE, OptionSpec, Part
+from .base import CHOICE, N_, OptionSpec, Part, Words
 
 FIRST_SEAT = "first_seat"
 THREE_OF_CLUBS_LEADS = "three_of_clubs"
@@ -26,6 +26,10 @@ class FirstLead(Part):
         rule="R24",
         choices=FIRST_LEAD_VALUES,
         presets={"cardverse": FIRST_SEAT, "daifugo": THREE_OF_DIAMONDS_LEADS},
+    )
+    words = Words(
+        label=N_("First lead"),
+        help=N_("Who plays first in the first round."),
     )
 
     def active(self, options: Mapping[str, Any]) -> bool:

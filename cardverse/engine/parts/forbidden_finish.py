@@ -2,8 +2,8 @@
 
 A play is a forbidden finish when it is the player's last card and it holds a joker or a
 natural card of a rank that takes control (the clearing rank in force before it, and the ranks
-parts make clearing: the 8s with eight_stop), or it is a clearing play by another part's rule
-(the 3♠ on a joker with spade_three). The ruleset answers both questions (:class:`Rulebook`), so
+parts make clearing: the eight stop's 8s), or it is a clearing play by another part's rule
+(the spade three's 3♠ on a joker). The ruleset answers both questions (:class:`Rulebook`), so
 this part names no other rule. Going out by a give or a discard is never one.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import JOKER_MASK, rank_cards
 from ..plays import PlayInfo
-from .base import BOOL, OptionSpec, Part, Rulebook
+from .base import BOOL, N_, OptionSpec, Part, Rulebook, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -39,12 +39,48 @@ class ForbiddenFinish(Part):
         presets={"daifugo": True},
         page="forbidden-finish",
     )
+    words = Words(
+        went_out=(
+            N_("Forbidden finish: you go out on a strong card and take place %(place)s."),
+            N_("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s."),
+        ),
+        label=N_("Forbidden finish"),
+        help=N_("Going out on a joker or a card that clears the pile takes the lowest free place."),
+        sheet=(
+            SheetLine(
+                N_(
+                    "Going out on a play that holds a card of the rank that clears the pile is a "
+                    "forbidden finish: it takes the lowest free place. Such places fill from the "
+                    "bottom."
+                )
+            ),
+            SheetLine(
+                N_("Going out on a play that holds a joker is a forbidden finish too."), "jokers"
+            ),
+            SheetLine(
+                N_("Going out on a play that holds an 8 is a forbidden finish too."), "eight_stop"
+            ),
+            SheetLine(N_("So is going out on the 3 of spades played on a joker."), "spade_three"),
+            SheetLine(
+                N_("Going out by giving or discarding cards is never a forbidden finish."),
+                "seven_pass|ten_discard",
+            ),
+            SheetLine(N_("Everyone sees which places were taken by a forbidden finish.")),
+        ),
+    )
     house_rule = True
+    places_from_bottom = True
+    finish_how = "forbidden"
 
     def finish_from_bottom(
         self, round_: RoundState, seat: int, move: int, info: PlayInfo, reversed_before: bool
     ) -> bool:
         return is_forbidden_finish(round_.ruleset, move, reversed_before, round_.last_move)
+
+    def finishes_low(
+        self, rulebook: Rulebook, move: int, reversed_before: bool, top: int | None
+    ) -> bool:
+        return is_forbidden_finish(rulebook, move, reversed_before, top)
 
 
 PART = ForbiddenFinish()

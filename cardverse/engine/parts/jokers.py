@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
-from .base import INT, OptionSpec, Part
+from .base import INT, N_, OptionSpec, Part, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -28,6 +28,10 @@ class Jokers(Part):
         presets={"daifugo": 1},
         locked=frozenset({"cardverse"}),
         page="jokers",
+    )
+    words = Words(
+        label=N_("Jokers"),
+        help=N_("Jokers stand in for any card."),
     )
 
     def active(self, options: Mapping[str, Any]) -> bool:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..events import RevolutionChanged
 from ..plays import MAX_SET_SIZE, PlayInfo, starts_revolution
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -20,6 +20,10 @@ class Revolution(Part):
         rule="R15",
         presets={"cardverse": True, "daifugo": True},
         page="revolution",
+    )
+    words = Words(
+        label=N_("Revolution"),
+        help=N_("Every set of four reverses the order of the cards."),
     )
     starts = staticmethod(starts_revolution)
 

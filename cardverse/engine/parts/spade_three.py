@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo, play_info
 from ..refusals import Refusal, refuse
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -36,6 +36,18 @@ class SpadeThree(Part):
         presets={"daifugo": True},
         requires=("jokers", 1),
         page="spade-three",
+    )
+    words = Words(
+        label=N_("Spade three"),
+        help=N_("The 3 of spades alone beats a lone joker and clears the pile."),
+        sheet=(
+            SheetLine(
+                N_(
+                    "The 3 of spades played alone beats a lone joker, in either order, and clears "
+                    "the pile."
+                )
+            ),
+        ),
     )
     house_rule = True
     fast_tables = False  # adds a play the tables do not hold

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..movegen import straight_plays
 from ..plays import PlayInfo
-from .base import BOOL, OptionSpec, Part
+from .base import BOOL, N_, OptionSpec, Part, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -21,6 +21,10 @@ class Straights(Part):
         presets={"daifugo": True},
         locked=frozenset({"cardverse"}),
         page="straights",
+    )
+    words = Words(
+        label=N_("Straights"),
+        help=N_("Three or more cards of one suit in a row may be played together."),
     )
     fast_playouts = False  # suits matter
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import INT, OptionSpec, Part
+from .base import INT, N_, OptionSpec, Part, Words
 
 
 class _Always(Part):
     """An option with no hook: it shapes the table, not a play."""
 
-    def __init__(self, spec: OptionSpec) -> None:
+    def __init__(self, spec: OptionSpec, words: Words) -> None:
         self.spec = spec
+        self.words = words
 
     def active(self, options: Mapping[str, Any]) -> bool:
         return False
@@ -26,7 +27,8 @@ PLAYERS = _Always(
         rule="R4",
         low=3,
         high=8,
-    )
+    ),
+    Words(label=N_("Players"), help=N_("How many seats the table has.")),
 )
 ROUNDS = _Always(
     OptionSpec(
@@ -37,5 +39,6 @@ ROUNDS = _Always(
         low=1,
         high=20,
         presets={"daifugo": 3},
-    )
+    ),
+    Words(label=N_("Number of rounds"), help=N_("How many rounds make a game.")),
 )

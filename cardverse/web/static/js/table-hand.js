@@ -6,7 +6,7 @@ import { t, tn } from "./i18n.js";
 import { cardLabel, cardsShort, describeMove, exactMoves, playWords, playableCards, sortCards } from "./table-cards.js";
 import { $, cardImage, el } from "./table-dom.js";
 import { announce } from "./table-narration.js";
-import { S, dispatch, giveCount, legalMoves, myTurn, owedByMe, reversedOrder, seatName, seatNames } from "./table-state.js";
+import { S, config, dispatch, giveCount, legalMoves, myTurn, owedByMe, reversedOrder, seatName, seatNames } from "./table-state.js";
 
 export const MIN_HIT = 44; // px of every card that a finger can reach
 const RAISE = 16; // px a chosen card rises
@@ -38,9 +38,10 @@ async function refusalText(cards) {
     finished: view.finished,
     from_bottom: view.from_bottom,
   };
-  // The house rules' state of the trick (R31, R32), checked against the trick by the engine.
-  if (view.rules.jack_back) position.jack_back = view.jack_back;
-  if (view.rules.suit_lock) position.lock = view.lock;
+  // The parts' state of the trick (R39), checked against the trick by the engine.
+  for (const report of config.reports) {
+    if (view.rules[report.option]) position[report.name] = view[report.name];
+  }
   try {
     const response = await fetch("/i18n/refusal", {
       method: "POST",

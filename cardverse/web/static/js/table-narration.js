@@ -13,7 +13,17 @@ export function announce(text, urgent = false) {
   region.replaceChildren(el("p", { text }));
 }
 
+// A part's trick state changing (R39: a jack back, a lock), told in its part's own words.
+function reportWords(event) {
+  const report = config.reports.find((r) => r.name === event.event);
+  if (!report) return null;
+  if (report.kind === "suits") return report.told.replace("%(suits)s", suitWords(event.suits));
+  return event.on ? report.told : report.toldOff || null;
+}
+
 export function describeEvent(event) {
+  const told = reportWords(event);
+  if (told !== null) return told;
   const who = (seat) => seatName(seat);
   const me = (seat) => seat === S.seat;
   switch (event.event) {
@@ -66,21 +76,12 @@ export function describeEvent(event) {
         : t("Counter-revolution: the normal order is back.");
     case "went_out": {
       const place = event.place + 1; // the engine's place counts from 0
-      if (event.how === "forbidden") {
-        return me(event.seat)
-          ? t("Forbidden finish: you go out on a strong card and take place %(place)s.", { place })
-          : t("Forbidden finish: %(name)s goes out on a strong card and takes place %(place)s.", {
-              name: who(event.seat),
-              place,
-            });
-      }
-      if (event.how === "downfall") {
-        return me(event.seat)
-          ? t("Downfall: you lose the presidency and take place %(place)s.", { place })
-          : t("Downfall: %(name)s loses the presidency and takes place %(place)s.", {
-              name: who(event.seat),
-              place,
-            });
+      // a part's own way of placing a seat (R34, R35), in its part's words
+      const finish = config.finishes[event.how];
+      if (finish) {
+        return (me(event.seat) ? finish.mine : finish.other)
+          .replace("%(name)s", who(event.seat))
+          .replace("%(place)s", String(place));
       }
       return me(event.seat)
         ? t("You are out of cards: place %(place)s.", { place })
@@ -89,12 +90,6 @@ export function describeEvent(event) {
             place,
           });
     }
-    case "jack_back":
-      return event.on
-        ? t("Jack back! The order is reversed until the trick ends.")
-        : t("The jack back is over.");
-    case "lock":
-      return t("Suit lock: until the trick ends, only %(suits)s.", { suits: suitWords(event.suits) });
     case "owed":
       if (event.kind === "give") {
         return me(event.seat)

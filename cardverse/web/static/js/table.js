@@ -187,7 +187,7 @@ function animate(events, rects) {
     } else if ((event.event === "gift" || event.event === "exchange") && event.to === S.seat && event.cards) {
       const from = rects.get(event.seat) || pileRect;
       for (const code of event.cards) flyFrom(handCard(code), from);
-    } else if (event.event === "revolution" || event.event === "jack_back") {
+    } else if (event.event === "revolution" || config.reports.some((r) => r.name === event.event && r.turnsOrder)) {
       flip($("hand"));
     }
   }
@@ -234,15 +234,25 @@ function render() {
   showTurn(myTurn());
 }
 
+// The parts' state of the trick (R39: a jack back, a lock), each beside the pile while it is
+// on; what each is comes from the page's config (the parts' reports), none is named here.
+function renderReports(view) {
+  for (const report of config.reports) {
+    const value = view[report.name];
+    const on = report.kind === "suits" ? Boolean(value && value.length) : Boolean(value);
+    $(report.id).hidden = !on;
+    if (report.kind === "suits") {
+      const suits = on ? joinList(value.map((suit) => config.suits[suit] || suit)) : "";
+      $(report.id + "-text").textContent = on ? report.text.replace("%(suits)s", suits) : "";
+    }
+  }
+}
+
 function renderGame() {
   const view = S.view;
   $("round-info").textContent = t("Round %(round)s of %(rounds)s", { round: view.round, rounds: view.rules.rounds });
   $("revolution").hidden = !view.revolution;
-  $("jack-back").hidden = !view.jack_back;
-  $("lock").hidden = !(view.lock && view.lock.length);
-  $("lock-suits").textContent = view.lock && view.lock.length
-    ? t("Locked to %(suits)s", { suits: joinList(view.lock.map((suit) => config.suits[suit] || suit)) })
-    : "";
+  renderReports(view);
   $("game-status").textContent = statusText();
   renderPlayers();
   renderPile();

@@ -1,0 +1,63 @@
+"""What a rule part says to players, as message ids: a leaf module.
+
+A part names its own words (:class:`Words`): the option's label and help text, and the lines
+it adds to a table's rules sheet. They are gettext msgids (the English text), marked with
+:func:`N_` so that the web layer's catalog extraction (``python -m cardverse.web.i18n update``)
+finds them in the parts; the engine never translates them, the web layer does where it shows
+them. A line names the options it needs on (or off) and the sheet section it belongs to, so
+the sheet mentions no option that is off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: the sheet section a line joins by default: the house rules (section 10)
+HOUSE: str = "house"
+#: the section on what clears the pile (R14)
+CLEARING: str = "clearing"
+
+
+def N_(message: str) -> str:
+    """Mark a msgid for the catalogs; it is translated where it is shown."""
+    return message
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One rules-sheet sentence of a part (a msgid) and when it shows.
+
+    ``needs`` is a condition on other options: "" always, "a|b" either on, "a&b" all of them,
+    and a name written "!a" means that option is off.
+    """
+
+    msg: str
+    needs: str = ""
+    section: str = HOUSE
+
+    def shows(self, options: dict[str, object]) -> bool:
+        """Whether the line applies at a table with these option values."""
+        if not self.needs:
+            return True
+        if "|" in self.needs:
+            return any(_on(options, name) for name in self.needs.split("|"))
+        return all(_on(options, name) for name in self.needs.split("&"))
+
+
+def _on(options: dict[str, object], name: str) -> bool:
+    if name.startswith("!"):
+        return not options[name[1:]]
+    return bool(options[name])
+
+
+@dataclass(frozen=True)
+class Words:
+    """A part's words: its option's label and help, its rules-sheet lines, its trick state's
+    words (what :meth:`~cardverse.engine.parts.base.Part.report` shows, by report key)."""
+
+    label: str
+    help: str
+    sheet: tuple[SheetLine, ...] = ()
+    #: how the log tells a seat going out the part's way (its ``finish_how``): the seat's own
+    #: sentence and everyone else's, with ``%(place)s`` (and ``%(name)s`` in the second)
+    went_out: tuple[str, ...] = ()
