@@ -427,6 +427,8 @@ class HeldMessages:
     """A connection's messages waiting for the store's commits (nothing is told before it is
     durable), released in order, each with the commit it waited for."""
 
+    __slots__ = ("_items", "_ticket", "release", "store")
+
     def __init__(self, store: EventStore, release: Callable[[list[Any]], None]) -> None:
         self.store = store
         self.release = release
@@ -458,5 +460,12 @@ class HeldMessages:
         self.release(items)
 
 
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def dumps_event(data: dict[str, Any]) -> str:
+    """An event's data as the log stores it (compact JSON text)."""
+    return _encode(data)
+
+
+_dumps = dumps_event

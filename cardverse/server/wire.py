@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..engine import PASS, Game, Rules, from_move
@@ -63,18 +62,46 @@ def _names_text(mask: int) -> str:
     return "[" + ",".join([_QUOTED_NAMES[card] for card in cards_of(mask)]) + "]"
 
 
-@dataclass(slots=True)
 class Synced:
     """What one connection holds of the game: the state of change ``v`` (as of the last full
     state or change it was sent) for seat ``seat`` (None: a spectator), with the text of each
-    of its own view fields and the hand they were made from."""
+    of its own view fields as last sent and what they were made from (the hand's cards; the
+    exchange's and the seven passes' lists, with their lengths then)."""
 
-    v: int
-    seat: int | None
-    own: dict[str, str] = field(default_factory=dict)
-    hand: int = -1
-    # what the exchange and the seven passes were made from: (the list, its length)
-    made_from: dict[str, tuple[object, int]] = field(default_factory=dict)
+    __slots__ = (
+        "exchange",
+        "exchange_from",
+        "gives",
+        "gives_from",
+        "hand",
+        "hand_text",
+        "legal",
+        "seat",
+        "v",
+    )
+
+    def __init__(self, v: int, seat: int | None) -> None:
+        self.v = v
+        self.seat = seat
+        self.hand = -1
+        self.hand_text = ""
+        self.exchange = ""
+        self.gives = ""
+        self.legal = ""
+        self.exchange_from: tuple[object, int] | None = None
+        self.gives_from: tuple[object, int] | None = None
+
+    def hold(self, game: Game, seat: int, fields: dict[str, str]) -> None:
+        """It is sent seat ``seat``'s whole own view, ``fields`` (:meth:`WireViews.own_fields`)."""
+        self.hand = game.hand(seat)
+        self.hand_text = fields["hand"]
+        self.exchange = fields["exchange"]
+        self.gives = fields["gives"]
+        self.legal = fields["legal_moves"]
+        round_ = game.round
+        gives = None if round_ is None else round_.give_receivers
+        self.exchange_from = (game.exchange_log, len(game.exchange_log))
+        self.gives_from = (gives, 0 if gives is None else len(gives))
 
 
 class PublicChange(NamedTuple):
@@ -217,36 +244,40 @@ class WireViews:
 
     def own_change(self, game: Game, seat: int, synced: Synced) -> str:
         """Seat ``seat``'s own view members that differ from what ``synced`` holds (which then
-        holds the new ones)."""
-        held = synced.own
+        holds the new ones); "" when none did (the usual case of a seat not on turn)."""
         members: list[str] = []
         hand = game.hand(seat)
         if hand != synced.hand:
             synced.hand = hand
             text = _names_text(hand)
-            if held.get("hand") != text:
-                held["hand"] = text
+            if synced.hand_text != text:
+                synced.hand_text = text
                 members.append('"hand":' + text)
+        log = game.exchange_log
+        made = synced.exchange_from
+        if made is None or made[0] is not log or made[1] != len(log):
+            synced.exchange_from = (log, len(log))
+            text = _exchange_text(game, seat)
+            if synced.exchange != text:
+                synced.exchange = text
+                members.append('"exchange":' + text)
         round_ = game.round
-        sources = (
-            ("exchange", game.exchange_log, _exchange_text),
-            ("gives", None if round_ is None else round_.give_receivers, _gives_text),
-        )
-        for key, source, make in sources:
-            before = synced.made_from.get(key)
-            size = 0 if source is None else len(source)
-            if before is not None and before[0] is source and before[1] == size:
-                continue  # made from the same entries: the same text
-            synced.made_from[key] = (source, size)
-            text = make(game, seat)
-            if held.get(key) != text:
-                held[key] = text
-                members.append('"' + key + '":' + text)
+        gives = None if round_ is None else round_.give_receivers
+        size = 0 if gives is None else len(gives)
+        made = synced.gives_from
+        if made is None or made[0] is not gives or made[1] != size:
+            synced.gives_from = (gives, size)
+            text = _gives_text(game, seat)
+            if synced.gives != text:
+                synced.gives = text
+                members.append('"gives":' + text)
         legal = _legal_text(game, seat)
-        if held.get("legal_moves") != legal:
-            held["legal_moves"] = legal
+        if synced.legal != legal:
+            synced.legal = legal
             members.append('"legal_moves":' + legal)
-        return ",".join(members)
+        if not members:
+            return ""
+        return members[0] if len(members) == 1 else ",".join(members)
 
     def seat_view(self, game: Game, seat: int, shared: Shared) -> SeatView:
         """Seat ``seat``'s view: its own part plus the shared one."""

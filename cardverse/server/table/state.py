@@ -88,7 +88,9 @@ class RoundLog:
     def __init__(self) -> None:
         self._texts: list[str] = []
 
-    def add(self, events: list[dict[str, Any]]) -> None:
+    def add(self, events: list[dict[str, Any]]) -> list[str]:
+        """Keep ``events``; returns the JSON text of each (as it may be sent again)."""
+        made: list[str] = []
         for event in events:
             kind = event.get("event")
             if kind == "game_started":
@@ -96,7 +98,10 @@ class RoundLog:
             elif kind == "round_started":
                 keep = self._texts[-1:]
                 self._texts = [t for t in keep if t.startswith(_GAME_STARTED)]
-            self._texts.append(_dumps(event))
+            text = _dumps(event)
+            self._texts.append(text)
+            made.append(text)
+        return made
 
     @property
     def events(self) -> list[dict[str, Any]]:
