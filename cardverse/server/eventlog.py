@@ -422,6 +422,12 @@ class EventStore:
         )
         return [row[0] for row in rows]
 
+    async def live_tables(self) -> list[str]:
+        """The tables held live by some process (a cluster's scan for orphans, every second or
+        so): as :meth:`tables_to_restore`, without holding up the event loop where the store
+        can read elsewhere (PostgreSQL)."""
+        return self.tables_to_restore()
+
 
 class HeldMessages:
     """A connection's messages waiting for the store's commits (nothing is told before it is
@@ -448,6 +454,11 @@ class HeldMessages:
             store.after_commit(lambda: self._released(items))
         self._items.append(item)
         return True
+
+    @property
+    def holding(self) -> bool:
+        """Whether anything waits for a commit now."""
+        return bool(self._items)
 
     def clear(self) -> None:
         """Drop what is held (the connection is gone)."""

@@ -123,9 +123,11 @@ class TableSocket(WSListener):
             if frame.fin and self._fragments is None:
                 if kind == WSMsgType.TEXT:
                     try:
-                        self._deliver(frame.get_payload_as_utf8_text())
+                        text = frame.get_payload_as_utf8_text()
                     except UnicodeDecodeError:
                         self.close(CLOSE_BAD_DATA, "text is not UTF-8")
+                        return
+                    self._deliver(text)  # (a decoding error inside is not the client's text)
                 else:
                     self._deliver(frame.get_payload_as_bytes())
                 return

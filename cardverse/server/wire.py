@@ -26,6 +26,7 @@ fields that changed since what that connection was last sent (:class:`Synced`).
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -127,7 +128,10 @@ class WireViews:
         self._told_score: tuple[object, ...] = ()
         self._told_game: Game | None = None
         self._round: object | None = None
-        self._history: list[str] = []
+        # The round's history entries as JSON text, joined by commas (one string, not one a
+        # entry: a live table keeps it), and where each entry begins in it.
+        self._history = ""
+        self._starts = array("I")
         self._rules: Rules | None = None
         self._rules_text = ""
         self._checked = 0  # length of the shared text's prefix the filter already checked
@@ -141,29 +145,36 @@ class WireViews:
         round_ = game.round
         if round_ is None:
             self._round = None
-            self._history = []
+            self._history = ""
+            self._starts = array("I")
             self._checked = 0
             self._played = 0
             return "[]", "[]"
         if round_ is not self._round:
             self._round = round_
-            self._history = []
+            self._history = ""
+            self._starts = array("I")
             self._checked = 0
             self._played = 0
-        history = self._history
+        starts = self._starts
         entries = round_.history
-        for trick, seat, move in entries[len(history) :]:
+        text = self._history
+        for trick, seat, move in entries[len(starts) :]:
             if move & GIVE:  # a seven pass: every seat sees how many cards, not which (R39)
                 body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
             else:
                 body = move_text(move, seat)
                 if move != PASS:
                     self._played |= move & CARDS_MASK
-            history.append('{"trick":' + str(trick) + "," + body[1:])
+            if text:
+                text += ","
+            starts.append(len(text))
+            text += '{"trick":' + str(trick) + "," + body[1:]
+        self._history = text
         trick_text = ""
         if with_trick:
             trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
-        return ("[" + ",".join(history) + "]" if whole else ""), trick_text
+        return ("[" + self._history + "]" if whole else ""), trick_text
 
     def played(self, game: Game) -> int:
         """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
@@ -213,10 +224,11 @@ class WireViews:
         members: list[str] = []
         reset = told is None or self._told_round is not game.round
         start = 0 if reset else self._told_history
-        entries = self._history
-        if reset or start < len(entries):
+        starts = self._starts
+        if reset or start < len(starts):
             members.append('"history_at":' + str(start))
-            members.append('"history":[' + ",".join(entries[start:]) + "]")
+            since = self._history[starts[start] :] if start < len(starts) else ""
+            members.append('"history":[' + since + "]")
         if told is None or trick != self._told_trick:
             members.append('"trick":' + trick)
         if told is None or game.rules is not self._told_rules:
@@ -233,7 +245,7 @@ class WireViews:
             score_text = _dumps(score(game))
         base = self._told_v
         self._told, self._told_v = rest, v
-        self._told_round, self._told_history = game.round, len(entries)
+        self._told_round, self._told_history = game.round, len(starts)
         self._told_trick, self._told_rules, self._told_score = trick, game.rules, score_key
         self._told_game = game
         return PublicChange(base, share(",".join(members), game, played), score_text)
