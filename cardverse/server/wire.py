@@ -25,6 +25,7 @@ fields that changed since what that connection was last sent (:class:`Synced`).
 
 from __future__ import annotations
 
+import functools
 import json
 from array import array
 from collections.abc import Callable
@@ -54,6 +55,23 @@ def move_text(move: int, seat: int | None) -> str:
         text = _dumps(action.to_json(with_seat=seat is not None))
         _MOVE_TEXT[key] = text
     return text
+
+
+@functools.lru_cache(maxsize=256)
+def rules_json(rules: Rules) -> str:
+    """The JSON text of ``rules.to_dict()``: made once for every table playing by them (the
+    rules are immutable; most tables share a few presets)."""
+    return _dumps(rules.to_dict())
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, made once for every table playing by them (a copy of it)."""
+    return dict(_rules_dict(rules))
 
 
 _QUOTED_NAMES: tuple[str, ...] = tuple(f'"{card_name(card)}"' for card in range(54))
@@ -185,7 +203,7 @@ class WireViews:
         """The part of every seat's view that is the same for all (checked by the filter)."""
         if game.rules is not self._rules:
             self._rules = game.rules
-            self._rules_text = _dumps(game.rules.to_dict())
+            self._rules_text = rules_json(game.rules)
         history, trick = self._history_text(game)
         # Everything else of the public part comes from the engine's one description of it.
         rest = _dumps(public_view(game, history=False).to_json(history=False))
@@ -217,7 +235,7 @@ class WireViews:
         """The public part of change ``v``: what differs from the change told before it."""
         if game.rules is not self._rules:
             self._rules = game.rules
-            self._rules_text = _dumps(game.rules.to_dict())
+            self._rules_text = rules_json(game.rules)
         trick = self._history_text(game, whole=False)[1]
         rest = public_view(game, history=False).to_json(history=False)
         told = self._told

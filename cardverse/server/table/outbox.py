@@ -21,7 +21,7 @@ from typing import Any
 from ...tabletalk.story import score_sheet
 from ..spectators import SPECTATOR_OWN
 from ..viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
-from ..wire import PublicChange, Synced, WireViews
+from ..wire import PublicChange, Synced, WireViews, rules_dict
 from .state import Conn, TableState
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -107,7 +107,7 @@ class Outbox:
             "table_id": state.id,
             "phase": state.phase,
             "host": state.host,
-            "rules": state.rules.to_dict(),
+            "rules": rules_dict(state.rules),
             "turn_timer": state.turn_timer,
             "hints": state.hints,
             "game": state.game_number,
