@@ -72,9 +72,10 @@ def _where(filename: str) -> str:
 
 
 async def _measure(args: Any, http: str, pid: int, snapshots: Path) -> dict[str, Any]:
+    bench = Bench(args, http, http.replace("http://", "ws://"))
+    await bench.started()  # the application loaded: its imports are not a table's
     rss_before = _rss_kib(pid)
     before = await asyncio.to_thread(_snapshot, snapshots, 1, pid)
-    bench = Bench(args, http, http.replace("http://", "ws://"))
     run = asyncio.get_running_loop().create_task(bench.run(pid))
     while not bench.measuring and not run.done():
         await asyncio.sleep(0.1)

@@ -270,8 +270,22 @@ class Bench:
             tasks.append(loop.create_task(self.seat(created["table_id"], join, seat_rng)))
         return tasks
 
+    async def started(self) -> None:
+        """Wait until the server answers (it prints its address once its socket is bound,
+        before its application is loaded): memory measured before is a started server's."""
+        deadline = time.monotonic() + 120
+        async with httpx.AsyncClient(timeout=5) as client:
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await client.get(self.http + "/api/health")).status_code == 200:
+                        return
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not answer /api/health")
+                await asyncio.sleep(0.1)
+
     async def run(self, server_pid: int) -> dict[str, Any]:
         args = self.args
+        await self.started()
         rss_before = _rss_kib(server_pid)
         tasks: list[asyncio.Task[None]] = []
         setup = time.perf_counter()

@@ -422,8 +422,9 @@ class Cluster:
     def frame(self, link: str, text: str) -> None:
         """A frame from a table's owner for our socket ``link``, sent as it came."""
         found = self.links.get(link)
-        if found is not None:
-            found.conn.send(text)
+        if found is not None:  # committed by the owner: it does not wait for our commit
+            send = getattr(found.conn, "send_committed", None)
+            (send or found.conn.send)(text)
 
     def closed(self, link: str, code: int, reason: str) -> None:
         found = self.links.pop(link, None)
@@ -544,7 +545,7 @@ class Upkeep:
 
     async def _adopt_orphans(self) -> None:
         service = self.service
-        live = [t for t in service.store.tables_to_restore() if t not in service.tables]
+        live = [t for t in await service.store.live_tables() if t not in service.tables]
         if not live:
             return
         random.shuffle(live)

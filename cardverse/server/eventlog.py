@@ -422,10 +422,18 @@ class EventStore:
         )
         return [row[0] for row in rows]
 
+    async def live_tables(self) -> list[str]:
+        """The tables held live by some process (a cluster's scan for orphans, every second or
+        so): as :meth:`tables_to_restore`, without holding up the event loop where the store
+        can read elsewhere (PostgreSQL)."""
+        return self.tables_to_restore()
+
 
 class HeldMessages:
     """A connection's messages waiting for the store's commits (nothing is told before it is
     durable), released in order, each with the commit it waited for."""
+
+    __slots__ = ("_items", "_ticket", "release", "store")
 
     def __init__(self, store: EventStore, release: Callable[[list[Any]], None]) -> None:
         self.store = store
@@ -447,6 +455,11 @@ class HeldMessages:
         self._items.append(item)
         return True
 
+    @property
+    def holding(self) -> bool:
+        """Whether anything waits for a commit now."""
+        return bool(self._items)
+
     def clear(self) -> None:
         """Drop what is held (the connection is gone)."""
         if self._items is not None:
@@ -458,5 +471,12 @@ class HeldMessages:
         self.release(items)
 
 
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def dumps_event(data: dict[str, Any]) -> str:
+    """An event's data as the log stores it (compact JSON text)."""
+    return _encode(data)
+
+
+_dumps = dumps_event

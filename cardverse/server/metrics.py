@@ -62,8 +62,16 @@ CONNECTIONS = Gauge(
 )
 
 
+_ACTION_COUNTERS: dict[str, Any] = {}  # each message type's counter (labels() costs)
+
+
 def observe_action(kind: str, seconds: float) -> None:
-    ACTIONS.labels(kind).inc()
+    """An accepted client message of type ``kind`` (a protocol type: a bounded set) took
+    ``seconds`` to handle."""
+    counter = _ACTION_COUNTERS.get(kind)
+    if counter is None:
+        counter = _ACTION_COUNTERS[kind] = ACTIONS.labels(kind)
+    counter.inc()
     ACTION_SECONDS.observe(seconds)
 
 

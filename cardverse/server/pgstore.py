@@ -68,6 +68,7 @@ CREATE INDEX IF NOT EXISTS tables_created ON tables (created);
 """
 
 FENCES = "SELECT id, fence FROM tables WHERE id = ANY(%s) FOR SHARE"
+_LIVE_TABLES = "SELECT id FROM tables WHERE status = 'live' ORDER BY created"
 
 
 @dataclass(eq=False)
@@ -110,6 +111,8 @@ class PostgresStore(EventStore):
         self._connected_once = False
         self._writer_conn: psycopg.Connection[Any] | None = None  # the writer thread's
         self._writer_lock = threading.Lock()
+        self._scanner: psycopg.Connection[Any] | None = None  # the orphan scan's (a thread)
+        self._scanner_lock = threading.Lock()
         self._writer: threading.Thread | None = None
         self._to_write: queue.SimpleQueue[Batch | None] = queue.SimpleQueue()
         self._batch: Batch | None = None  # gathering writes
@@ -450,12 +453,26 @@ class PostgresStore(EventStore):
             return "unknown"
 
     def tables_to_restore(self) -> list[str]:
-        return [
-            row[0]
-            for row in self._query(
-                "SELECT id FROM tables WHERE status = 'live' ORDER BY created", ()
-            )
-        ]
+        return [row[0] for row in self._query(_LIVE_TABLES, ())]
+
+    async def live_tables(self) -> list[str]:
+        """The live tables, read on a connection of the scan's own in a thread: the event
+        loop goes on serving while the database answers."""
+        return await asyncio.to_thread(self._scan_live)
+
+    def _scan_live(self) -> list[str]:
+        with self._scanner_lock:
+            conn = self._scanner
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    conn = self._scanner = self._open_connection()
+                return [row[0] for row in conn.execute(_LIVE_TABLES).fetchall()]
+            except psycopg.Error as error:
+                self._scanner = None
+                if conn is not None:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.close()
+                raise StoreUnavailable(f"the database failed: {error}") from None
 
     def close(self) -> None:
         try:
@@ -465,10 +482,11 @@ class PostgresStore(EventStore):
                 self._to_write.put(None)
                 self._writer.join(timeout=30)
                 self._writer = None
-            for conn in (self._conn, self._writer_conn):
-                if conn is not None:
-                    conn.close()
-            self._conn = self._writer_conn = None
+            with self._scanner_lock:
+                for conn in (self._conn, self._writer_conn, self._scanner):
+                    if conn is not None:
+                        conn.close()
+                self._conn = self._writer_conn = self._scanner = None
 
 
 def _check_fences(batch: Batch, checks: list[str], found: dict[str, int]) -> None:

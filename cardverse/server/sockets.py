@@ -107,6 +107,16 @@ class WsConnection:
             return
         self._put(text)
 
+    def send_committed(self, text: str) -> None:
+        """A frame whose changes are durable already (a linked table's, which its owner sent
+        after its own commit): it waits for no commit here, only behind what is held."""
+        if self.closing:
+            return
+        if self._held.holding:
+            self._put(text)
+        else:
+            self._write(text)
+
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True

@@ -13,10 +13,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from .eventlog import EventStore
+from .eventlog import EventStore, FencedOut
+from .eventlog import dumps_event as _dumps
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -39,7 +41,13 @@ CREATE INDEX IF NOT EXISTS tables_updated ON tables (updated);
 """
 
 DB_NAME = "cardverse.sqlite3"
-DB_NAME = "cardverse.sqlite3"
+
+# An event appended only by the table's newest writer (its fencing number, see
+# EventStore.claim) and only at a free number: one statement for the check and the write.
+_FENCED_INSERT = (
+    "INSERT INTO events (table_id, n, kind, data, at, fence) SELECT ?, ?, ?, ?, ?, ? "
+    "WHERE (SELECT fence FROM tables WHERE id = ?) <= ? ON CONFLICT DO NOTHING"
+)
 
 log = logging.getLogger("cardverse.server.store")
 
@@ -70,6 +78,31 @@ class Store(EventStore):
             columns = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if "fence" not in columns:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN fence INTEGER NOT NULL DEFAULT 0")
+
+    def append(
+        self,
+        table_id: str,
+        n: int,
+        kind: str,
+        data: dict[str, Any],
+        touch: bool = True,
+        fence: int = 0,
+    ) -> None:
+        """As :meth:`EventStore.append`, in one statement: the row is inserted only when the
+        writer's fencing number is the table's newest (the check and the write are one
+        statement; the reason is looked up only when it is refused)."""
+        if not self._begin():  # outside the event loop: a transaction of its own
+            super().append(table_id, n, kind, data, touch, fence)
+            return
+        self._written.add(table_id)
+        now = time.time()
+        db = self.db
+        params = (table_id, n, kind, _dumps(data), now, fence, table_id, fence)
+        if db.execute(_FENCED_INSERT, params).rowcount != 1:
+            self._check_fence(table_id, fence)
+            raise FencedOut(f"event {n} of table {table_id} is already taken")
+        if touch:
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
 
     def _tx_begin(self) -> None:
         self.db.execute("BEGIN")

@@ -42,6 +42,10 @@ READ_BUFFER = 2048  # picows grows it when a frame needs more (messages here are
 
 #: The first bytes of a text frame of fewer than 126 bytes (FIN, text, its length).
 _SHORT_HEADS = tuple(bytes((0x81, size)) for size in range(126))
+# The last text frame made, kept to be written again as it is: a change's frame common to
+# several recipients goes to each of them in a row (one encoding, one frame for them all).
+_last_text: str | None = None
+_last_frame = b""
 
 # picows names each connection's logger after a logging.Logger it is given (one object per
 # connection); an adapter is used as it is, one for all.
@@ -119,9 +123,11 @@ class TableSocket(WSListener):
             if frame.fin and self._fragments is None:
                 if kind == WSMsgType.TEXT:
                     try:
-                        self._deliver(frame.get_payload_as_utf8_text())
+                        text = frame.get_payload_as_utf8_text()
                     except UnicodeDecodeError:
                         self.close(CLOSE_BAD_DATA, "text is not UTF-8")
+                        return
+                    self._deliver(text)  # (a decoding error inside is not the client's text)
                 else:
                     self._deliver(frame.get_payload_as_bytes())
                 return
@@ -226,6 +232,10 @@ class TableSocket(WSListener):
         transport = self.transport
         if transport is None or self.close_sent or self.gone:
             return
+        global _last_text, _last_frame
+        if text is _last_text:  # the same frame as the one before (a change's common frame)
+            transport.underlying_transport.write(_last_frame)
+            return
         data = text.encode()
         size = len(data)
         if size < 126:
@@ -234,7 +244,9 @@ class TableSocket(WSListener):
             head = b"\x81\x7e" + size.to_bytes(2, "big")
         else:
             head = b"\x81\x7f" + size.to_bytes(8, "big")
-        transport.underlying_transport.write(head + data)
+        frame = head + data
+        _last_text, _last_frame = text, frame
+        transport.underlying_transport.write(frame)
 
     def forget_request(self) -> None:
         """Drop the request's and the answer's headers (read once, when the socket is set

@@ -25,9 +25,10 @@ fields that changed since what that connection was last sent (:class:`Synced`).
 
 from __future__ import annotations
 
+import functools
 import json
+from array import array
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..engine import PASS, Game, Rules, from_move
@@ -56,6 +57,23 @@ def move_text(move: int, seat: int | None) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=256)
+def rules_json(rules: Rules) -> str:
+    """The JSON text of ``rules.to_dict()``: made once for every table playing by them (the
+    rules are immutable; most tables share a few presets)."""
+    return _dumps(rules.to_dict())
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, made once for every table playing by them (a copy of it)."""
+    return dict(_rules_dict(rules))
+
+
 _QUOTED_NAMES: tuple[str, ...] = tuple(f'"{card_name(card)}"' for card in range(54))
 
 
@@ -63,18 +81,46 @@ def _names_text(mask: int) -> str:
     return "[" + ",".join([_QUOTED_NAMES[card] for card in cards_of(mask)]) + "]"
 
 
-@dataclass(slots=True)
 class Synced:
     """What one connection holds of the game: the state of change ``v`` (as of the last full
     state or change it was sent) for seat ``seat`` (None: a spectator), with the text of each
-    of its own view fields and the hand they were made from."""
+    of its own view fields as last sent and what they were made from (the hand's cards; the
+    exchange's and the seven passes' lists, with their lengths then)."""
 
-    v: int
-    seat: int | None
-    own: dict[str, str] = field(default_factory=dict)
-    hand: int = -1
-    # what the exchange and the seven passes were made from: (the list, its length)
-    made_from: dict[str, tuple[object, int]] = field(default_factory=dict)
+    __slots__ = (
+        "exchange",
+        "exchange_from",
+        "gives",
+        "gives_from",
+        "hand",
+        "hand_text",
+        "legal",
+        "seat",
+        "v",
+    )
+
+    def __init__(self, v: int, seat: int | None) -> None:
+        self.v = v
+        self.seat = seat
+        self.hand = -1
+        self.hand_text = ""
+        self.exchange = ""
+        self.gives = ""
+        self.legal = ""
+        self.exchange_from: tuple[object, int] | None = None
+        self.gives_from: tuple[object, int] | None = None
+
+    def hold(self, game: Game, seat: int, fields: dict[str, str]) -> None:
+        """It is sent seat ``seat``'s whole own view, ``fields`` (:meth:`WireViews.own_fields`)."""
+        self.hand = game.hand(seat)
+        self.hand_text = fields["hand"]
+        self.exchange = fields["exchange"]
+        self.gives = fields["gives"]
+        self.legal = fields["legal_moves"]
+        round_ = game.round
+        gives = None if round_ is None else round_.give_receivers
+        self.exchange_from = (game.exchange_log, len(game.exchange_log))
+        self.gives_from = (gives, 0 if gives is None else len(gives))
 
 
 class PublicChange(NamedTuple):
@@ -100,7 +146,10 @@ class WireViews:
         self._told_score: tuple[object, ...] = ()
         self._told_game: Game | None = None
         self._round: object | None = None
-        self._history: list[str] = []
+        # The round's history entries as JSON text, joined by commas (one string, not one a
+        # entry: a live table keeps it), and where each entry begins in it.
+        self._history = ""
+        self._starts = array("I")
         self._rules: Rules | None = None
         self._rules_text = ""
         self._checked = 0  # length of the shared text's prefix the filter already checked
@@ -114,29 +163,36 @@ class WireViews:
         round_ = game.round
         if round_ is None:
             self._round = None
-            self._history = []
+            self._history = ""
+            self._starts = array("I")
             self._checked = 0
             self._played = 0
             return "[]", "[]"
         if round_ is not self._round:
             self._round = round_
-            self._history = []
+            self._history = ""
+            self._starts = array("I")
             self._checked = 0
             self._played = 0
-        history = self._history
+        starts = self._starts
         entries = round_.history
-        for trick, seat, move in entries[len(history) :]:
+        text = self._history
+        for trick, seat, move in entries[len(starts) :]:
             if move & GIVE:  # a seven pass: every seat sees how many cards, not which (R39)
                 body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
             else:
                 body = move_text(move, seat)
                 if move != PASS:
                     self._played |= move & CARDS_MASK
-            history.append('{"trick":' + str(trick) + "," + body[1:])
+            if text:
+                text += ","
+            starts.append(len(text))
+            text += '{"trick":' + str(trick) + "," + body[1:]
+        self._history = text
         trick_text = ""
         if with_trick:
             trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
-        return ("[" + ",".join(history) + "]" if whole else ""), trick_text
+        return ("[" + self._history + "]" if whole else ""), trick_text
 
     def played(self, game: Game) -> int:
         """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
@@ -147,7 +203,7 @@ class WireViews:
         """The part of every seat's view that is the same for all (checked by the filter)."""
         if game.rules is not self._rules:
             self._rules = game.rules
-            self._rules_text = _dumps(game.rules.to_dict())
+            self._rules_text = rules_json(game.rules)
         history, trick = self._history_text(game)
         # Everything else of the public part comes from the engine's one description of it.
         rest = _dumps(public_view(game, history=False).to_json(history=False))
@@ -179,17 +235,18 @@ class WireViews:
         """The public part of change ``v``: what differs from the change told before it."""
         if game.rules is not self._rules:
             self._rules = game.rules
-            self._rules_text = _dumps(game.rules.to_dict())
+            self._rules_text = rules_json(game.rules)
         trick = self._history_text(game, whole=False)[1]
         rest = public_view(game, history=False).to_json(history=False)
         told = self._told
         members: list[str] = []
         reset = told is None or self._told_round is not game.round
         start = 0 if reset else self._told_history
-        entries = self._history
-        if reset or start < len(entries):
+        starts = self._starts
+        if reset or start < len(starts):
             members.append('"history_at":' + str(start))
-            members.append('"history":[' + ",".join(entries[start:]) + "]")
+            since = self._history[starts[start] :] if start < len(starts) else ""
+            members.append('"history":[' + since + "]")
         if told is None or trick != self._told_trick:
             members.append('"trick":' + trick)
         if told is None or game.rules is not self._told_rules:
@@ -206,7 +263,7 @@ class WireViews:
             score_text = _dumps(score(game))
         base = self._told_v
         self._told, self._told_v = rest, v
-        self._told_round, self._told_history = game.round, len(entries)
+        self._told_round, self._told_history = game.round, len(starts)
         self._told_trick, self._told_rules, self._told_score = trick, game.rules, score_key
         self._told_game = game
         return PublicChange(base, share(",".join(members), game, played), score_text)
@@ -217,36 +274,40 @@ class WireViews:
 
     def own_change(self, game: Game, seat: int, synced: Synced) -> str:
         """Seat ``seat``'s own view members that differ from what ``synced`` holds (which then
-        holds the new ones)."""
-        held = synced.own
+        holds the new ones); "" when none did (the usual case of a seat not on turn)."""
         members: list[str] = []
         hand = game.hand(seat)
         if hand != synced.hand:
             synced.hand = hand
             text = _names_text(hand)
-            if held.get("hand") != text:
-                held["hand"] = text
+            if synced.hand_text != text:
+                synced.hand_text = text
                 members.append('"hand":' + text)
+        log = game.exchange_log
+        made = synced.exchange_from
+        if made is None or made[0] is not log or made[1] != len(log):
+            synced.exchange_from = (log, len(log))
+            text = _exchange_text(game, seat)
+            if synced.exchange != text:
+                synced.exchange = text
+                members.append('"exchange":' + text)
         round_ = game.round
-        sources = (
-            ("exchange", game.exchange_log, _exchange_text),
-            ("gives", None if round_ is None else round_.give_receivers, _gives_text),
-        )
-        for key, source, make in sources:
-            before = synced.made_from.get(key)
-            size = 0 if source is None else len(source)
-            if before is not None and before[0] is source and before[1] == size:
-                continue  # made from the same entries: the same text
-            synced.made_from[key] = (source, size)
-            text = make(game, seat)
-            if held.get(key) != text:
-                held[key] = text
-                members.append('"' + key + '":' + text)
+        gives = None if round_ is None else round_.give_receivers
+        size = 0 if gives is None else len(gives)
+        made = synced.gives_from
+        if made is None or made[0] is not gives or made[1] != size:
+            synced.gives_from = (gives, size)
+            text = _gives_text(game, seat)
+            if synced.gives != text:
+                synced.gives = text
+                members.append('"gives":' + text)
         legal = _legal_text(game, seat)
-        if held.get("legal_moves") != legal:
-            held["legal_moves"] = legal
+        if synced.legal != legal:
+            synced.legal = legal
             members.append('"legal_moves":' + legal)
-        return ",".join(members)
+        if not members:
+            return ""
+        return members[0] if len(members) == 1 else ",".join(members)
 
     def seat_view(self, game: Game, seat: int, shared: Shared) -> SeatView:
         """Seat ``seat``'s view: its own part plus the shared one."""

@@ -21,7 +21,7 @@ from typing import Any
 from ...tabletalk.story import score_sheet
 from ..spectators import SPECTATOR_OWN
 from ..viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
-from ..wire import PublicChange, Synced, WireViews
+from ..wire import PublicChange, Synced, WireViews, rules_dict
 from .state import Conn, TableState
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -41,7 +41,7 @@ class Change:
     events: list[dict[str, Any]]
     private: frozenset[int]
     played: int
-    spectators: str | None = None  # the spectators' frame, made once
+    common: str | None = None  # the frame of every recipient with nothing of its own, made once
 
 
 class Outbox:
@@ -107,7 +107,7 @@ class Outbox:
             "table_id": state.id,
             "phase": state.phase,
             "host": state.host,
-            "rules": state.rules.to_dict(),
+            "rules": rules_dict(state.rules),
             "turn_timer": state.turn_timer,
             "hints": state.hints,
             "game": state.game_number,
@@ -158,17 +158,19 @@ class Outbox:
         ack: tuple[Conn, int] | None = None,
         *,
         skip: Conn | None = None,
+        texts: list[str] | None = None,
     ) -> None:
         """Tell every connection the change just made: each one frame (:meth:`frame_for`).
         ``ack``: the accepted move that made it, told in its sender's frame; ``skip``: a
-        connection about to be sent its full state instead."""
+        connection about to be sent its full state instead; ``texts``: each event's JSON
+        text, when it is made already (the round's log keeps them)."""
         conns = [conn for conn in self.all_conns() if conn is not skip]
         if not conns and skip is None:  # (a skipped one holds this change's state next)
             self.wire.forget_told()
             if ack is not None:
                 self.ack(*ack)
             return
-        change = self.change(events)
+        change = self.change(events, texts)
         ack_conn, ack_seq = ack if ack is not None else (None, None)
         for conn in conns:
             conn.send(self.frame_for(conn, change, ack_seq if conn is ack_conn else None))
@@ -180,31 +182,48 @@ class Outbox:
             for conn in conns:
                 conn.synced = None
 
-    def change(self, events: list[dict[str, Any]]) -> Change:
+    def change(self, events: list[dict[str, Any]], texts: list[str] | None = None) -> Change:
         """The parts of the change just made that every recipient shares, made once."""
         state = self.state
         game = state.game
         assert game is not None
         wire = self.wire
         played = wire.played(game)
-        public = wire.public_change(game, state.v, played, score_sheet)
-        head = _dumps(
-            {
-                "type": "change",
-                "v": state.v,
-                "from": public.base,
-                "at": self.stamp(),
-                "timer": self.timer_info(),
-            }
-        )[1:-1]
+        v = state.v
+        public = wire.public_change(game, v, played, score_sheet)
+        # The members before the view, written here (the same text as the JSON encoder's).
+        timer = self.timer_info()
+        round_ = game.round
+        step = len(game.exchange_log) - len(game.pairs)
+        if round_ is not None:
+            step += len(round_.history)
+        head = (
+            '"type":"change","v":'
+            + str(v)
+            + ',"from":'
+            + ("null" if public.base is None else str(public.base))
+            + ',"at":{"game":'
+            + str(state.game_number)
+            + ',"round":'
+            + str(game.round_number)
+            + ',"step":'
+            + str(step)
+            + '},"timer":'
+            + ("null" if timer is None else _dumps(timer))
+        )
         tail = "" if public.score is None else ',"score":' + public.score
         private: set[int] = set()
         for event in events:
             if "_private" in event:
                 private.update(event["_private"]["seats"])
-        public_events = resolve_private(events, None) if private else events
-        shared = share(head + ',"events":' + _dumps(public_events) + tail, game, played)
-        return Change(state.v, public, shared, head, tail, events, frozenset(private), played)
+        if private:
+            events_text = _dumps(resolve_private(events, None))
+        elif texts is not None:
+            events_text = "[" + ",".join(texts) + "]"
+        else:
+            events_text = _dumps(events)
+        shared = share(head + ',"events":' + events_text + tail, game, played)
+        return Change(v, public, shared, head, tail, events, frozenset(private), played)
 
     def frame_for(self, conn: Conn, change: Change, ack: int | None = None) -> str:
         """The one frame that tells ``conn`` the change: a ``change`` message when it holds
@@ -224,13 +243,16 @@ class Outbox:
         ):
             return self.full_state_text(conn, change.events, ack=ack)
         synced.v = change.v
-        if seat is None and ack is None:
-            if change.spectators is None:
-                change.spectators = render_parts(change.shared, "", public.view, None, game)
-            return change.spectators
         own = "" if seat is None else self.wire.own_change(game, seat, synced)
+        private = seat is not None and seat in change.private
+        if not own and ack is None and not private:
+            # Nothing of its own changed: the frame every such recipient shares (spectators,
+            # and the seats not on turn whose hand did not change), made once.
+            if change.common is None:
+                change.common = render_parts(change.shared, "", public.view, None, game)
+            return change.common
         head: Shared | str = change.shared
-        if seat is not None and seat in change.private:
+        if private:
             events = resolve_private(change.events, seat)
             head = change.head + ',"events":' + _dumps(events) + change.tail
         if ack is not None:
@@ -253,8 +275,7 @@ class Outbox:
             message = self.state_frame(events, SeatView(SPECTATOR_OWN, shared), full=True)
         else:
             fields = self.wire.own_fields(game, seat)
-            synced.own = fields
-            synced.hand = game.hand(seat)
+            synced.hold(game, seat, fields)
             own = ",".join('"' + key + '":' + text for key, text in fields.items())
             message = self.state_frame(events, SeatView(own, shared), full=True)
             if state.seats[seat].auto is None:

@@ -375,7 +375,7 @@ class Room:
         events, table_changed = out.events, out.table_changed
         out.events, out.table_changed = [], False
         state = self.state
-        state.story.add(events)
+        texts = state.story.add(events)  # each event's text, made once
         if events:
             self.clock.schedule()
         if ack is not None and not (events and state.game is not None):
@@ -384,7 +384,7 @@ class Room:
         if table_changed:
             self.outbox.broadcast_table()
         if events and state.game is not None:
-            self.outbox.broadcast_state(events, ack)
+            self.outbox.broadcast_state(events, ack, texts=texts)
 
     def close(self) -> None:
         """Stop timers and tasks (server shutdown, or the table leaves memory)."""

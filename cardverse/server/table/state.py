@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -79,28 +80,41 @@ class Seat:
 
 class RoundLog:
     """The events told since the current round began (with the game's start before round 1),
-    sent again with a full state so the "What happened" log survives a reload. Kept as compact
-    JSON text (a dict per event costs several times as much memory); read back when a full
-    state is made."""
+    sent again with a full state so the "What happened" log survives a reload. Kept as one
+    JSON text (the events' texts joined by commas, with where each begins: a dict per event
+    costs several times as much memory, a string per event about twice); read back when a
+    full state is made."""
 
-    __slots__ = ("_texts",)
+    __slots__ = ("_starts", "_text")
 
     def __init__(self) -> None:
-        self._texts: list[str] = []
+        self._text = ""
+        self._starts = array("I")
 
-    def add(self, events: list[dict[str, Any]]) -> None:
+    def add(self, events: list[dict[str, Any]]) -> list[str]:
+        """Keep ``events``; returns the JSON text of each (as it may be sent again)."""
+        made: list[str] = []
         for event in events:
             kind = event.get("event")
             if kind == "game_started":
-                self._texts = []
+                self._text, self._starts = "", array("I")
             elif kind == "round_started":
-                keep = self._texts[-1:]
-                self._texts = [t for t in keep if t.startswith(_GAME_STARTED)]
-            self._texts.append(_dumps(event))
+                last = self._text[self._starts[-1] :] if self._starts else ""
+                if last.startswith(_GAME_STARTED):  # the game's start stays before round 1
+                    self._text, self._starts = last, array("I", [0])
+                else:
+                    self._text, self._starts = "", array("I")
+            text = _dumps(event)
+            if self._text:
+                self._text += ","
+            self._starts.append(len(self._text))
+            self._text += text
+            made.append(text)
+        return made
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        return [json.loads(text) for text in self._texts]
+        return json.loads("[" + self._text + "]")  # type: ignore[no-any-return]
 
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
