@@ -44,8 +44,8 @@ run: $(RUN_STAMP)
 	@$(BIN)/python scripts/quick_start.py --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
 lint: $(STAMP)
-	$(BIN)/ruff check cardverse tests bench
-	$(BIN)/ruff format --check cardverse tests bench
+	$(BIN)/ruff check cardverse tests bench examples
+	$(BIN)/ruff format --check cardverse tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy cardverse
@@ -66,6 +66,7 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.engine_bench
 	$(BIN)/python -m bench.playout_bench
 	$(BIN)/python -m bench.cli_bench
+	$(BIN)/python -m bench.env_bench --steps 50000 --runs 3
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3 --think 1000 \
 		--out bench/results/server-think.json

@@ -13,6 +13,7 @@ import pytest
 
 import cardverse
 import cardverse.moves
+import cardverse.perft
 from cardverse.engine import ActionFormatError, Game, Phase, Rules, action_from_json
 from cardverse.engine.plays import DISCARD, GIVE, HIDDEN, PASS
 from cardverse.env import action_table
@@ -142,7 +143,7 @@ def test_the_package_names_its_api_lazily() -> None:
         _ = cardverse.NoSuchName
 
 
-@pytest.mark.parametrize("module", [cardverse.moves, action_table])
+@pytest.mark.parametrize("module", [cardverse.moves, cardverse.perft, action_table])
 def test_the_modules_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.failed == 0

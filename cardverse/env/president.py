@@ -32,7 +32,6 @@ from ..engine import Game, PlayerView, Rules, player_view, public_view, standing
 from ..engine.cards import card_name
 from ..engine.events import Discarded, Played, RoundOver, RoundStarted
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
-from ..engine.views import seat_view
 from ..moves import Move
 from . import action_table as table
 
@@ -62,14 +61,9 @@ FLAG_NAMES = (
 POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)
 OBSERVATION_SIZE = POINTS + MAX_SEATS
 REWARDS = ("points", "win_loss")
+_NO_ACTION = np.zeros(table.NUM_ACTIONS, np.int8)  # the mask of an agent not to act
+_NO_ACTION.flags.writeable = False
 RENDER_MODES = ("ansi", "human")
-
-
-def _cards_vector(out: np.ndarray, part: slice, mask: int) -> None:
-    """Write a card set (bit ``c`` for card ``c``) as 54 zeros and ones."""
-    if mask:
-        raw = np.frombuffer((mask & CARDS_MASK).to_bytes(7, "little"), np.uint8)
-        out[part] = np.unpackbits(raw, bitorder="little")[:CARDS]
 
 
 class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
@@ -241,6 +235,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         mask = self._cached_mask
         if mask is None:
             mask = self._cached_mask = self._compute_mask()
+            mask.flags.writeable = False  # handed out as it is: nobody changes it
         return mask
 
     def _compute_mask(self) -> np.ndarray:
@@ -274,42 +269,53 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         own_turn = game.current_player == seat and not game.is_terminal
         return {
             "observation": self._observation(game, seat),
-            "action_mask": self._mask().copy()
-            if own_turn
-            else np.zeros(table.NUM_ACTIONS, np.int8),
+            "action_mask": self._mask() if own_turn else _NO_ACTION,
         }
 
     def _observation(self, game: Game, seat: int) -> np.ndarray:
         view = public_view(game, history=False)  # what every seat sees (R26)
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        _cards_vector(out, HAND, seat_view(game, seat).hand)
-        _cards_vector(out, PLAYED, self._played)
         plays = [move for _, move in view.trick if move != PASS]
-        if plays:
-            _cards_vector(out, TO_BEAT, plays[-1] & CARDS_MASK)
-        if game.current_player == seat:
-            _cards_vector(out, PICKED, self._picked)
+        picked = self._picked if game.current_player == seat else 0
+        masks = (
+            game.hand(seat),  # the seat's own cards only
+            self._played,
+            plays[-1] & CARDS_MASK if plays else 0,
+            picked,
+        )
+        # the four card sets in one go: 7 bytes (56 bits) each, the last two bits dropped
+        raw = b"".join(mask.to_bytes(7, "little") for mask in masks)
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        out[:SEATS] = bits.reshape(4, 56)[:, :CARDS].ravel()
         players = self.rules.players
         scale = players * self.rules.rounds
+        seats = [0.0] * (MAX_SEATS * SEAT_FIELDS)
+        points = [0.0] * MAX_SEATS
+        passed, finished, counts = view.passed, view.finished, view.hand_counts
         for offset in range(players):
             other = (seat + offset) % players
-            base = SEATS + offset * SEAT_FIELDS
-            out[base] = min(view.hand_counts[other] / 20.0, 1.0)
-            out[base + 1] = other in view.passed
-            out[base + 2] = other in view.finished
-            out[POINTS + offset] = view.points[other] / scale
+            base = offset * SEAT_FIELDS
+            seats[base] = min(counts[other] / 20.0, 1.0)
+            seats[base + 1] = other in passed
+            seats[base + 2] = other in finished
+            points[offset] = view.points[other] / scale
         owed = view.owed
-        flags = (
+        lock = view.lock
+        playing = view.phase == "play"
+        flags = [
             view.revolution,
             view.jack_back,
-            *(bool(view.lock >> suit & 1) for suit in range(4)),
-            view.phase == "play" and owed is None,
+            lock & 1,
+            lock >> 1 & 1,
+            lock >> 2 & 1,
+            lock >> 3 & 1,
+            playing and owed is None,
             view.phase == "exchange",
             owed is not None and owed.owed == "give",
             owed is not None and owed.owed == "discard",
-            view.phase == "play" and not plays,
-        )
-        out[FLAGS : FLAGS + len(flags)] = flags
+            playing and not plays,
+        ]
+        out[SEATS:] = seats + flags + points
         return out
 
     def raw_observation(self, agent: str) -> PlayerView:
