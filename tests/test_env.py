@@ -218,3 +218,31 @@ def test_the_normal_bot_plays_through_the_environment() -> None:
             env.step(index)
     assert env.game is not None and env.game.is_terminal
     assert sum(env.game.returns()) == 2 * 10
+
+
+def _example(name: str, *args: str) -> str:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / name
+    result = subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return result.stdout
+
+
+def test_the_example_normal_bot_beats_random_agents() -> None:
+    lines = _example("random_and_normal.py", "--games", "20").splitlines()
+    points = [float(line.split(":")[1].split()[0]) for line in lines]
+    assert len(points) == 4 and points[0] > max(points[1:])
+
+
+def test_the_example_learner_beats_its_untrained_self() -> None:
+    first = _example("selfplay_linear.py", "--train", "400", "--evaluate", "150").splitlines()[0]
+    untrained, trained = (float(word) for word in first.split(":")[1].split()[0:3:2])
+    assert trained > untrained + 0.3
