@@ -246,3 +246,67 @@ def test_the_example_learner_beats_its_untrained_self() -> None:
     first = _example("selfplay_linear.py", "--train", "400", "--evaluate", "150").splitlines()[0]
     untrained, trained = (float(word) for word in first.split(":")[1].split()[0:3:2])
     assert trained > untrained + 0.3
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"preset": "daifugo", "players": 5, "rounds": 2, "jokers": 2},
+        {"preset": "daifugo", "players": 4, "rounds": 3, "eight_stop": True},
+        {"preset": "standard", "players": 4, "rounds": 2, "straights": True, "jokers": 2},
+        {"preset": "cardverse", "players": 6, "rounds": 2},
+    ],
+    ids=lambda c: f"{c['preset']}-{c['players']}",
+)
+def test_R26_the_observation_agrees_with_the_engines_public_view(config: dict[str, Any]) -> None:
+    """The environment follows the round's public state through its events; at every step it
+    must say what the engine's public view says (R31 locks, R36/R37 owed actions included)."""
+    from cardverse.engine import PASS, public_view
+    from cardverse.env.president import FLAGS, PICKED, PLAYED, POINTS, SEAT_FIELDS, SEATS, TO_BEAT
+
+    def cards(part: np.ndarray) -> int:
+        return sum(1 << c for c in range(CARDS) if part[c])
+
+    env = president_v0.raw_env(**config)
+    checked = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            game = env.game
+            assert game is not None
+            seat = env.agent_name_mapping[agent]
+            seen = observation["observation"]
+            view = public_view(game)
+            plays = [move for _, move in view.trick if move != PASS]
+            assert cards(seen[PLAYED]) == view.played
+            assert cards(seen[TO_BEAT]) == (plays[-1] & ((1 << 54) - 1) if plays else 0)
+            assert cards(seen[PICKED]) == env._picked
+            players = len(view.hand_counts)
+            for offset in range(players):
+                other = (seat + offset) % players
+                base = SEATS + offset * SEAT_FIELDS
+                assert seen[base] == np.float32(min(view.hand_counts[other] / 20.0, 1.0))
+                assert seen[base + 1] == (other in view.passed)
+                assert seen[base + 2] == (other in view.finished)
+                scale = players * env.rules.rounds
+                assert seen[POINTS + offset] == np.float32(view.points[other] / scale)
+            owed = view.owed
+            expected = [
+                view.revolution,
+                view.jack_back,
+                *(bool(view.lock >> suit & 1) for suit in range(4)),
+                view.phase == "play" and owed is None,
+                view.phase == "exchange",
+                owed is not None and owed.owed == "give",
+                owed is not None and owed.owed == "discard",
+                view.phase == "play" and not plays,
+            ]
+            assert seen[FLAGS : FLAGS + len(expected)].tolist() == [float(f) for f in expected]
+            checked += 1
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert checked > 300

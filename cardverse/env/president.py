@@ -28,9 +28,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from ..engine import Game, PlayerView, Rules, player_view, public_view, standings
+from ..engine import Game, Phase, PlayerView, Rules, player_view, public_view, standings
 from ..engine.cards import card_name
-from ..engine.events import Discarded, Played, RoundOver, RoundStarted
+from ..engine.events import (
+    Discarded,
+    Gave,
+    OwedAction,
+    Passed,
+    Played,
+    RoundOver,
+    RoundStarted,
+    TrickEnded,
+    WentOut,
+)
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
 from ..moves import Move
 from . import action_table as table
@@ -123,7 +133,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if seed is not None:
             self._rng.seed(seed)
         self.game = Game(self.rules, rng=random.Random(self._rng.getrandbits(64)))
-        self._played = 0
+        self._clear_round()
         self._picked = 0
         self._pick_targets: list[int] | None = None
         self._cached_mask = None
@@ -146,14 +156,37 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self.agent_selection = self.possible_agents[seat]
         self._pick_targets = None
 
+    def _clear_round(self) -> None:
+        """Forget the public state of the round (a new one starts)."""
+        self._played = 0  # every card played or discarded this round
+        self._to_beat = 0  # the last play of the trick in progress
+        self._passed = 0  # the seats that passed in the trick in progress, a bit set
+        self._finished = 0  # the seats gone out this round, a bit set
+        self._owed = ""  # "give" or "discard" while a seven pass or ten discard is owed
+
     def _note(self, events: list[Any]) -> None:
+        """Follow the round's public state through what happened (the events every seat is
+        told; the cards of a seven pass are not read)."""
         for event in events:
             if isinstance(event, Played):
                 self._played |= event.move & CARDS_MASK
+                self._to_beat = event.move
+            elif isinstance(event, Passed):
+                self._passed |= 1 << event.seat
+            elif isinstance(event, TrickEnded):
+                self._to_beat = 0
+                self._passed = 0
+            elif isinstance(event, WentOut):
+                self._finished |= 1 << event.seat
+            elif isinstance(event, OwedAction):
+                self._owed = event.owed
+            elif isinstance(event, Gave):
+                self._owed = ""
             elif isinstance(event, Discarded):
                 self._played |= event.cards
+                self._owed = ""
             elif isinstance(event, RoundStarted):
-                self._played = 0
+                self._clear_round()
             elif isinstance(event, RoundOver) and self.reward_kind == "points":
                 for seat, points in enumerate(event.points):
                     self.rewards[self.possible_agents[seat]] += float(points)
@@ -273,15 +306,9 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         }
 
     def _observation(self, game: Game, seat: int) -> np.ndarray:
-        view = public_view(game, history=False)  # what every seat sees (R26)
-        plays = [move for _, move in view.trick if move != PASS]
+        """The seat's observation: its own hand and the public state of the game (R26)."""
         picked = self._picked if game.current_player == seat else 0
-        masks = (
-            game.hand(seat),  # the seat's own cards only
-            self._played,
-            plays[-1] & CARDS_MASK if plays else 0,
-            picked,
-        )
+        masks = (game.hand(seat), self._played, self._to_beat & CARDS_MASK, picked)
         # the four card sets in one go: 7 bytes (56 bits) each, the last two bits dropped
         raw = b"".join(mask.to_bytes(7, "little") for mask in masks)
         bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
@@ -291,29 +318,29 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         scale = players * self.rules.rounds
         seats = [0.0] * (MAX_SEATS * SEAT_FIELDS)
         points = [0.0] * MAX_SEATS
-        passed, finished, counts = view.passed, view.finished, view.hand_counts
-        for offset in range(players):
+        passed, finished, totals, hands = self._passed, self._finished, game.points, game.hands
+        for offset, hand in enumerate(hands[seat:] + hands[:seat]):
             other = (seat + offset) % players
             base = offset * SEAT_FIELDS
-            seats[base] = min(counts[other] / 20.0, 1.0)
-            seats[base + 1] = other in passed
-            seats[base + 2] = other in finished
-            points[offset] = view.points[other] / scale
-        owed = view.owed
-        lock = view.lock
-        playing = view.phase == "play"
+            seats[base] = min(hand.bit_count() / 20.0, 1.0)  # how many: public
+            seats[base + 1] = passed >> other & 1
+            seats[base + 2] = finished >> other & 1
+            points[offset] = totals[other] / scale
+        owed = self._owed
+        lock = game.lock
+        playing = game.phase is Phase.PLAY
         flags = [
-            view.revolution,
-            view.jack_back,
+            game.revolution,
+            game.jack_back,
             lock & 1,
             lock >> 1 & 1,
             lock >> 2 & 1,
             lock >> 3 & 1,
-            playing and owed is None,
-            view.phase == "exchange",
-            owed is not None and owed.owed == "give",
-            owed is not None and owed.owed == "discard",
-            playing and not plays,
+            playing and not owed,
+            game.phase is Phase.EXCHANGE,
+            owed == "give",
+            owed == "discard",
+            playing and not self._to_beat,
         ]
         out[SEATS:] = seats + flags + points
         return out
