@@ -71,7 +71,29 @@ def source_stamp(module: str) -> list[int]:
     return [info.st_size, info.st_mtime_ns]
 
 
+def stray_builds() -> list[str]:
+    """Extension modules that an older build left beside the sources (it compiled in place):
+    Python loads them before the ``.py`` files, so they are said, and ``make`` removes them."""
+    found = []
+    for package in COMPILED_PACKAGES:
+        folder = os.path.join(PACKAGE_DIR, package)
+        found += [
+            f"cardverse/{package}/{file}"
+            for file in sorted(os.listdir(folder))
+            if file.endswith((".so", ".pyd"))
+        ]
+    return found
+
+
 def _decide() -> tuple[bool, str]:
+    stray = stray_builds()
+    if stray:
+        reason = (
+            f"an older build left {stray[0]} beside the sources; it runs instead of its .py "
+            "until `make` (or scripts/build_compiled.py --clean) removes it"
+        )
+        print(f"cardverse: {reason}", file=sys.stderr)
+        return False, reason
     if os.environ.get(PURE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
         return False, f"{PURE_ENV} is set: the pure-Python engine and bots run"
     try:

@@ -183,3 +183,26 @@ def test_the_wheel_installs_alone_and_plays(tmp_path: Path) -> None:
     )
     assert serve.returncode == 2
     assert "pip install 'cardverse[server]'" in serve.stderr
+
+
+def test_an_older_in_place_build_beside_the_sources_is_said(tmp_path: Path) -> None:
+    """Builds used to sit beside the sources, where Python loads them first: one left there
+    is named on standard error and in the reason (no import hook hides it any more)."""
+    import shutil
+
+    copy = tmp_path / "checkout"
+    shutil.copytree(
+        ROOT / "cardverse", copy / "cardverse", ignore=shutil.ignore_patterns("__pycache__", "web")
+    )
+    (copy / "cardverse" / "engine" / "scoring.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    result = subprocess.run(
+        [sys.executable, "-c", "from cardverse import _native; print(_native.REASON)"],
+        cwd=copy,
+        env={**os.environ, "PYTHONPATH": str(copy)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert "cardverse/engine/scoring.cpython-311-x86_64-linux-gnu.so" in result.stdout
+    assert "older build" in result.stderr
