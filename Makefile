@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# What the server alone needs (make run); the development tools come with make test.
+# What the server alone needs (make run: the server extra); the development tools, which pull the
+# server and env extras, come with make test (the dev extra).
 RUN_STAMP := $(VENV)/.installed-run
 # Where make run listens and keeps its data: make run PORT=8080 HOST=0.0.0.0 DATA=/srv/cardverse
 HOST ?= 127.0.0.1
@@ -26,7 +27,7 @@ $(STAMP): pyproject.toml
 $(RUN_STAMP): pyproject.toml
 	@echo "setting up $(VENV) with the server's packages (the first time only)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[server]'
 	touch $(RUN_STAMP)
 
 $(COMPILED): $(STAMP) $(COMPILED_SOURCES) cardverse/_native.py scripts/build_compiled.py
@@ -43,8 +44,8 @@ run: $(RUN_STAMP)
 	@$(BIN)/python scripts/quick_start.py --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
 lint: $(STAMP)
-	$(BIN)/ruff check cardverse tests bench
-	$(BIN)/ruff format --check cardverse tests bench
+	$(BIN)/ruff check cardverse tests bench examples
+	$(BIN)/ruff format --check cardverse tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy cardverse
@@ -65,6 +66,7 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.engine_bench
 	$(BIN)/python -m bench.playout_bench
 	$(BIN)/python -m bench.cli_bench
+	$(BIN)/python -m bench.env_bench --steps 50000 --runs 3
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3
 	$(BIN)/python -m bench.server_bench --tables 250 --duration 15 --repeat 3 --think 1000 \
 		--out bench/results/server-think.json

@@ -1,12 +1,16 @@
 """Which code runs: the mypyc-compiled engine and bots, or their pure-Python source.
 
 ``scripts/build_compiled.py`` (run by ``make``) compiles the modules of :data:`COMPILED_MODULES`
-in place and writes :data:`MANIFEST` with the hash of each source. Python would load an extension
-module before the ``.py`` beside it, so a build older than its source would silently run old
-code; this module, imported first by :mod:`cardverse`, prevents that. It keeps the compiled
-modules only when the manifest matches every source, and otherwise makes those modules load from
-their ``.py`` files (all of them: compiled modules call each other directly), saying why once on
-standard error when the build is stale. ``CARDVERSE_PURE=1`` asks for the pure-Python code.
+into :data:`BUILD_FOLDER` (``cardverse/_mypyc/engine/rounds….so`` and so on, never beside the
+``.py`` files) and writes :data:`MANIFEST` with the hash of each source. This module, imported
+first by :mod:`cardverse`, decides once whether that build is used: only when the manifest
+matches every source (a build older than its source would run old code). Then
+:func:`compiled_path` gives the folder that ``cardverse.engine`` and ``cardverse.bots`` put in
+front of their ``__path__``, so the extension modules are found before the ``.py`` files by
+Python's ordinary import system; otherwise nothing is added and the ``.py`` files run (all of
+them: compiled modules call each other directly). No import hook is installed. Why the
+pure-Python code runs is in :data:`REASON` (and said once on standard error when the build is
+stale). ``CARDVERSE_PURE=1`` asks for the pure-Python code.
 """
 
 from __future__ import annotations
@@ -15,14 +19,14 @@ import importlib.machinery
 import json
 import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
 
 # Only cheap imports here: every ``cardverse`` command starts by importing this module.
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(PACKAGE_DIR)
 MANIFEST = "cardverse/_compiled.json"
-GROUP = "cardverse._compiled"  # the shared library: cardverse/_compiled__mypyc*.so
+GROUP = "cardverse._compiled"  # the shared library: cardverse/_mypyc/_compiled__mypyc*.so
+#: where the build leaves its extension modules, one folder per compiled package
+BUILD_FOLDER = os.path.join(PACKAGE_DIR, "_mypyc")
 PURE_ENV = "CARDVERSE_PURE"
 
 #: the packages whose modules the build compiles (their ``__init__`` files stay interpreted)
@@ -67,7 +71,29 @@ def source_stamp(module: str) -> list[int]:
     return [info.st_size, info.st_mtime_ns]
 
 
+def stray_builds() -> list[str]:
+    """Extension modules that an older build left beside the sources (it compiled in place):
+    Python loads them before the ``.py`` files, so they are said, and ``make`` removes them."""
+    found = []
+    for package in COMPILED_PACKAGES:
+        folder = os.path.join(PACKAGE_DIR, package)
+        found += [
+            f"cardverse/{package}/{file}"
+            for file in sorted(os.listdir(folder))
+            if file.endswith((".so", ".pyd"))
+        ]
+    return found
+
+
 def _decide() -> tuple[bool, str]:
+    stray = stray_builds()
+    if stray:
+        reason = (
+            f"an older build left {stray[0]} beside the sources; it runs instead of its .py "
+            "until `make` (or scripts/build_compiled.py --clean) removes it"
+        )
+        print(f"cardverse: {reason}", file=sys.stderr)
+        return False, reason
     if os.environ.get(PURE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
         return False, f"{PURE_ENV} is set: the pure-Python engine and bots run"
     try:
@@ -79,6 +105,11 @@ def _decide() -> tuple[bool, str]:
         return False, str(data.get("reason", "not compiled"))
     if data.get("python") != importlib.machinery.EXTENSION_SUFFIXES[0]:
         return False, "compiled for another Python: the pure-Python engine and bots run"
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for module in COMPILED_MODULES:
+        package, _, stem = module.removeprefix("cardverse.").rpartition(".")
+        if not os.path.exists(os.path.join(BUILD_FOLDER, package, stem + suffix)):
+            return False, "the compiled files are missing (run make): the pure-Python code runs"
     sources = data.get("sources", {})
     stamps = data.get("stamps", {})
     for module in COMPILED_MODULES:
@@ -98,27 +129,19 @@ def _decide() -> tuple[bool, str]:
     return True, "compiled with mypyc"
 
 
-class _SourceOnly:
-    """Loads the compiled modules from their ``.py`` files, never from a built extension
-    (a finder on ``sys.meta_path``)."""
-
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None,
-        target: ModuleType | None = None,
-    ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in _NAMES:
-            return None
-        import importlib.util
-
-        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
-
-
-_NAMES = frozenset(COMPILED_MODULES)
 COMPILED, REASON = _decide()
-if not COMPILED:
-    sys.meta_path.insert(0, _SourceOnly())
+
+
+def compiled_path(package: str) -> list[str]:
+    """The folder of ``package``'s compiled modules (``"engine"`` or ``"bots"``), to put in front
+    of its ``__path__``; empty when the pure-Python code runs."""
+    return [os.path.join(BUILD_FOLDER, package)] if COMPILED else []
+
+
+if COMPILED:  # the compiled modules' shared library, ``cardverse._compiled__mypyc``
+    _package = sys.modules.get("cardverse")
+    if _package is not None and BUILD_FOLDER not in _package.__path__:
+        _package.__path__.append(BUILD_FOLDER)
 
 
 def running_compiled() -> bool:

@@ -158,8 +158,18 @@ def _load_layer(module: str) -> None:
     try:
         importlib.import_module(module)
     except ModuleNotFoundError as error:
-        if error.name is None or not module.startswith(error.name):
-            raise
+        if error.name is None or error.name.partition(".")[0] == "cardverse":
+            if error.name is None or not module.startswith(error.name):
+                raise
+            return  # the layer itself is absent from this installation
+        # A package of an extra is missing: the base install has the engine, notation, bots
+        # and command line only (pyproject.toml).
+        print(
+            f"cardverse: this command needs the package {error.name!r}, which the base install "
+            "leaves out: pip install 'cardverse[server]'",
+            file=sys.stderr,
+        )
+        raise SystemExit(EXIT_MALFORMED) from None
 
 
 def _load_extra_commands() -> None:

@@ -117,3 +117,10 @@ def test_the_option_specs_are_a_leaf_of_the_engine() -> None:
 
 def test_the_parts_words_are_a_leaf_of_the_engine() -> None:
     assert {n for n in import_graph()["cardverse.engine.words"] if within(n, "cardverse")} == set()
+
+
+def test_the_library_layers_import_nothing_from_the_server_or_the_web() -> None:
+    """The environment and the moves' text are library layers (issue 32): no server, no web."""
+    for above in ("cardverse.server", "cardverse.web", "cardverse.application"):
+        assert offenders("env", above) == []
+        assert [o for o in offenders("", above) if o.startswith("cardverse.moves ")] == []

@@ -12,6 +12,15 @@ This package owns the players' decision making only; who calls them, and when, i
 
 from __future__ import annotations
 
+# The compiled build (cardverse/_native.py) comes first on this package's path when it is used;
+# read from sys.modules, as the engine imports nothing of the other layers.
+import sys as _sys
+
+_native = _sys.modules.get("cardverse._native")
+if _native is not None:
+    __path__[:0] = _native.compiled_path("bots")
+del _sys, _native
+
 from typing import Protocol, runtime_checkable
 
 from ..engine import PlayerView

@@ -5,6 +5,16 @@ Moves are small integers (see :mod:`cardverse.engine.plays`); :mod:`cardverse.en
 gives their readable form.
 """
 
+# The compiled build (cardverse/_native.py) comes first on this package's path when it is used;
+# read from sys.modules, as the engine imports nothing of the other layers.
+import sys as _sys
+
+_native = _sys.modules.get("cardverse._native")
+if _native is not None:
+    __path__[:0] = _native.compiled_path("engine")
+del _sys, _native
+
+
 from .actions import Action, ActionFormatError, action_from_json, from_move, to_move
 from .cards import CardError, card_name, cards_of, mask_names, parse_card, parse_cards
 from .events import Event, event_to_json, for_seat

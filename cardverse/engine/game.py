@@ -176,6 +176,33 @@ class Game:
             return self.places[-1][-1] if self.places else self.leader
         return None
 
+    # -- the library's view of the game (docs/library.md): OpenSpiel's names --------------------
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over (the last round of ``rules.rounds`` has ended, R22)."""
+        return self.phase is _GAME_OVER
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether the next step is the deal of the next round (:meth:`start_next_round`, which
+        deals from this game's seeded generator and makes the automatic exchange gifts)."""
+        return self.phase is _ROUND_OVER
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision is next: the player on turn, the seat that owes a give or a
+        discard (R36, R37), or the President or Vice-President giving cards back (R25); None
+        when no seat decides (between rounds: :attr:`is_chance_node`; at the end:
+        :attr:`is_terminal`)."""
+        if self.phase is _PLAY or self.phase is _EXCHANGE:
+            return self.turn
+        return None
+
+    def returns(self) -> list[int]:
+        """The points each seat has so far (R22), by seat; final when :attr:`is_terminal`."""
+        return list(self.points)
+
     def hand(self, seat: int) -> int:
         if self.phase is _EXCHANGE:
             return self.exchange_hands[seat]

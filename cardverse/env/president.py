@@ -1,0 +1,415 @@
+"""The PettingZoo AEC environment of President: :class:`PresidentEnv` (``president_v0``).
+
+One episode is one game (``rounds`` rounds of the chosen preset and options). Agents are
+``player_0 … player_{n-1}``, one per seat; the agent to act is the engine's
+:attr:`~cardverse.engine.Game.current_player`. The deal of each round (and the automatic gifts of
+the exchange) is made by the environment from its seeded generator; the President's and
+Vice-President's give-backs (R25), seven passes (R36) and ten discards (R37) are the agents'
+own, chosen card by card (:mod:`cardverse.env.action_table`).
+
+Each observation is a ``Dict`` of ``observation`` (:data:`OBSERVATION_SIZE` numbers in 0 … 1, see
+docs/env.md) and ``action_mask``, built from the seat's view only (R26): its own hand and what
+every seat sees. :meth:`PresidentEnv.raw_observation` gives that view as the engine's
+:class:`~cardverse.engine.PlayerView` and :meth:`PresidentEnv.raw_legal_actions` the legal
+moves as :class:`~cardverse.moves.Move`, for rule-based bots.
+
+Rewards are the points of R22 as each round ends (``reward="points"``), or, with
+``reward="win_loss"``, +1 at the game's end for each seat first by total points and -1 for the
+others.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector
+
+from ..engine import Game, Phase, PlayerView, Rules, player_view, public_view, standings
+from ..engine.cards import card_name
+from ..engine.events import (
+    Discarded,
+    Gave,
+    OwedAction,
+    Passed,
+    Played,
+    RoundOver,
+    RoundStarted,
+    TrickEnded,
+    WentOut,
+)
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
+from ..moves import Move
+from . import action_table as table
+
+MAX_SEATS = 8
+CARDS = table.NUM_CARDS
+# The observation's parts (docs/env.md), each a slice of one flat vector.
+HAND = slice(0, CARDS)
+PLAYED = slice(CARDS, 2 * CARDS)
+TO_BEAT = slice(2 * CARDS, 3 * CARDS)
+PICKED = slice(3 * CARDS, 4 * CARDS)
+SEATS = 4 * CARDS  # per seat from this seat on, clockwise: cards held / 20, passed, out
+SEAT_FIELDS = 3
+FLAGS = SEATS + MAX_SEATS * SEAT_FIELDS
+FLAG_NAMES = (
+    "revolution",
+    "jack_back",
+    "lock_clubs",
+    "lock_diamonds",
+    "lock_hearts",
+    "lock_spades",
+    "phase_play",
+    "phase_exchange_give",
+    "owed_seven_pass",
+    "owed_ten_discard",
+    "leading",
+)
+POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)
+OBSERVATION_SIZE = POINTS + MAX_SEATS
+REWARDS = ("points", "win_loss")
+_NO_ACTION = np.zeros(table.NUM_ACTIONS, np.int8)  # the mask of an agent not to act
+_NO_ACTION.flags.writeable = False
+RENDER_MODES = ("ansi", "human")
+
+
+class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
+    """President as an AEC environment (see the module's docstring and docs/env.md)."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
+        "render_modes": list(RENDER_MODES),
+        "name": "president_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        preset: str = "cardverse",
+        players: int = 4,
+        *,
+        reward: str = "points",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        self.rules = Rules.make(preset, players=players, **options)
+        if self.rules.players > MAX_SEATS:
+            raise ValueError(f"at most {MAX_SEATS} players")
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        observation = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        mask = spaces.Box(0, 1, (table.NUM_ACTIONS,), np.int8)
+        self.observation_spaces = {
+            agent: spaces.Dict({"observation": observation, "action_mask": mask})
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(table.NUM_ACTIONS) for agent in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.game: Game | None = None
+        self._cached_mask: np.ndarray | None = None
+
+    # -- spaces -------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng.seed(seed)
+        self.game = Game(self.rules, rng=random.Random(self._rng.getrandbits(64)))
+        self._clear_round()
+        self._picked = 0
+        self._pick_targets: list[int] | None = None
+        self._cached_mask = None
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Deal while the game is between rounds; select the agent to act."""
+        game = self._require()
+        while game.is_chance_node:
+            self._note(game.start_next_round())
+        seat = game.current_player
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+        self._pick_targets = None
+
+    def _clear_round(self) -> None:
+        """Forget the public state of the round (a new one starts)."""
+        self._played = 0  # every card played or discarded this round
+        self._to_beat = 0  # the last play of the trick in progress
+        self._passed = 0  # the seats that passed in the trick in progress, a bit set
+        self._finished = 0  # the seats gone out this round, a bit set
+        self._owed = ""  # "give" or "discard" while a seven pass or ten discard is owed
+
+    def _note(self, events: list[Any]) -> None:
+        """Follow the round's public state through what happened (the events every seat is
+        told; the cards of a seven pass are not read)."""
+        for event in events:
+            if isinstance(event, Played):
+                self._played |= event.move & CARDS_MASK
+                self._to_beat = event.move
+            elif isinstance(event, Passed):
+                self._passed |= 1 << event.seat
+            elif isinstance(event, TrickEnded):
+                self._to_beat = 0
+                self._passed = 0
+            elif isinstance(event, WentOut):
+                self._finished |= 1 << event.seat
+            elif isinstance(event, OwedAction):
+                self._owed = event.owed
+            elif isinstance(event, Gave):
+                self._owed = ""
+            elif isinstance(event, Discarded):
+                self._played |= event.cards
+                self._owed = ""
+            elif isinstance(event, RoundStarted):
+                self._clear_round()
+            elif isinstance(event, RoundOver) and self.reward_kind == "points":
+                for seat, points in enumerate(event.points):
+                    self.rewards[self.possible_agents[seat]] += float(points)
+
+    def _require(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._require()
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if action is None:
+            raise ValueError(f"{agent} is to act: an action index is needed, not None")
+        index = int(action)
+        mask = self._mask()
+        if not 0 <= index < table.NUM_ACTIONS or not mask[index]:
+            raise ValueError(f"action {index} ({self._name(index)}) is not legal for {agent} now")
+        move = self._move_for(index)
+        self._cached_mask = None
+        if move is not None:
+            self._picked = 0
+            self._note(game.apply(move))
+            if game.is_terminal:
+                self._finish(game)
+            else:
+                self._advance()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def _name(self, index: int) -> str:
+        return table.action_name(index) if 0 <= index < table.NUM_ACTIONS else "out of range"
+
+    def _move_for(self, index: int) -> int | None:
+        """The move an index makes now, or None for a pick that leaves the give unfinished."""
+        if index < table.FIRST_PICK:
+            return table.PLAY_MOVES[index]
+        targets = self._targets()
+        if index < table.DONE:
+            self._picked |= 1 << (index - table.FIRST_PICK)
+            picked = self._picked
+            if any(t != picked and t & picked == picked for t in targets if _prefix(picked, t)):
+                return None  # more cards may follow: the same agent picks again
+        return self._finished_give(self._picked)
+
+    def _finished_give(self, cards: int) -> int:
+        for move in self._require().legal_moves():
+            if move & (GIVE | DISCARD) and move & CARDS_MASK == cards:
+                return move
+        raise AssertionError("the mask allowed a give the game refuses")  # pragma: no cover
+
+    def _targets(self) -> list[int]:
+        if self._pick_targets is None:
+            self._pick_targets = table.pick_masks(self._require().legal_moves())
+        return self._pick_targets
+
+    def _finish(self, game: Game) -> None:
+        if self.reward_kind == "win_loss":
+            places = standings(game.points)
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = 1.0 if places[seat] == 0 else -1.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos = {
+            agent: {"points": game.points[seat], "place": standings(game.points)[seat]}
+            for seat, agent in enumerate(self.possible_agents)
+        }
+        self.agent_selection = self._agent_selector.next()
+
+    # -- what an agent sees -------------------------------------------------------------------
+
+    def _mask(self) -> np.ndarray:
+        """The legal indices of the agent to act (computed once per state)."""
+        mask = self._cached_mask
+        if mask is None:
+            mask = self._cached_mask = self._compute_mask()
+            mask.flags.writeable = False  # handed out as it is: nobody changes it
+        return mask
+
+    def _compute_mask(self) -> np.ndarray:
+        game = self._require()
+        mask = np.zeros(table.NUM_ACTIONS, dtype=np.int8)
+        if game.current_player is None:
+            return mask
+        moves = game.legal_moves()
+        if moves and table.is_pick_move(moves[0]):
+            picked = self._picked
+            targets = self._targets()
+            done = False
+            for target in targets:
+                if not _prefix(picked, target):
+                    continue
+                rest = target & ~picked
+                if rest:
+                    mask[table.FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
+                else:
+                    done = True
+            if done and picked:
+                mask[table.DONE] = 1
+            return mask
+        index = table.PLAY_INDEX
+        mask[[index[m] for m in moves]] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require()
+        seat = self.agent_name_mapping[agent]
+        own_turn = game.current_player == seat and not game.is_terminal
+        return {
+            "observation": self._observation(game, seat),
+            "action_mask": self._mask() if own_turn else _NO_ACTION,
+        }
+
+    def _observation(self, game: Game, seat: int) -> np.ndarray:
+        """The seat's observation: its own hand and the public state of the game (R26)."""
+        picked = self._picked if game.current_player == seat else 0
+        masks = (game.hand(seat), self._played, self._to_beat & CARDS_MASK, picked)
+        # the four card sets in one go: 7 bytes (56 bits) each, the last two bits dropped
+        raw = b"".join(mask.to_bytes(7, "little") for mask in masks)
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        out[:SEATS] = bits.reshape(4, 56)[:, :CARDS].ravel()
+        players = self.rules.players
+        scale = players * self.rules.rounds
+        seats = [0.0] * (MAX_SEATS * SEAT_FIELDS)
+        points = [0.0] * MAX_SEATS
+        passed, finished, totals, hands = self._passed, self._finished, game.points, game.hands
+        for offset, hand in enumerate(hands[seat:] + hands[:seat]):
+            other = (seat + offset) % players
+            base = offset * SEAT_FIELDS
+            seats[base] = min(hand.bit_count() / 20.0, 1.0)  # how many: public
+            seats[base + 1] = passed >> other & 1
+            seats[base + 2] = finished >> other & 1
+            points[offset] = totals[other] / scale
+        owed = self._owed
+        lock = game.lock
+        playing = game.phase is Phase.PLAY
+        flags = [
+            game.revolution,
+            game.jack_back,
+            lock & 1,
+            lock >> 1 & 1,
+            lock >> 2 & 1,
+            lock >> 3 & 1,
+            playing and not owed,
+            game.phase is Phase.EXCHANGE,
+            owed == "give",
+            owed == "discard",
+            playing and not self._to_beat,
+        ]
+        out[SEATS:] = seats + flags + points
+        return out
+
+    def raw_observation(self, agent: str) -> PlayerView:
+        """The seat's view as the engine gives it to bots (R26): hand, public state, legal moves."""
+        return player_view(self._require(), self.agent_name_mapping[agent])
+
+    def raw_legal_actions(self, agent: str) -> list[Move]:
+        """The agent's legal moves as :class:`~cardverse.moves.Move` (empty when not to act).
+
+        A give or a discard is one move here; :meth:`action_indices` gives its picks."""
+        game = self._require()
+        if game.current_player != self.agent_name_mapping[agent]:
+            return []
+        return [Move(code) for code in game.legal_moves()]
+
+    def action_indices(self, move: Move | int) -> list[int]:
+        """The action indices that make ``move``: one for a play or a pass; for a give or a
+        discard the card picks (from the next card not yet picked) and "done" when needed."""
+        code = int(move)
+        if not table.is_pick_move(code):
+            return [table.index_of_play(code)]
+        cards = code & CARDS_MASK
+        if not _prefix(self._picked, cards):
+            raise ValueError(f"{Move(code)} does not continue the cards picked so far")
+        rest = cards & ~self._picked
+        picks = []
+        while rest:
+            low = rest & -rest
+            picks.append(table.FIRST_PICK + low.bit_length() - 1)
+            rest ^= low
+        targets = self._targets()
+        if any(t != cards and t & cards == cards and _prefix(cards, t) for t in targets):
+            picks.append(table.DONE)
+        return picks
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        game = self._require()
+        lines = [f"round {game.round_number}/{self.rules.rounds}, phase {game.phase}"]
+        view = public_view(game, history=False)
+        plays = [move for _, move in view.trick if move != PASS]
+        lines.append("to beat: " + (str(Move(plays[-1])) if plays else "nothing (a lead)"))
+        for seat, agent in enumerate(self.possible_agents):
+            marks = " <- to act" if game.current_player == seat else ""
+            held = " ".join(card_name(c) for c in _cards(game.hand(seat)))
+            lines.append(f"{agent}: {game.points[seat]:>3} pts  {held}{marks}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def _prefix(picked: int, target: int) -> bool:
+    """Whether ``picked`` is the lowest cards of ``target`` (picks go in rising card order)."""
+    if picked & ~target:
+        return False
+    rest = target & ~picked
+    return not rest or not picked or picked.bit_length() <= (rest & -rest).bit_length() - 1
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
