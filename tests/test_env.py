@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 from cardverse.bots import make_bot
 from cardverse.engine import Game, Rules, player_view
+from cardverse.engine.parts import REPORTS
 from cardverse.env import action_table, president_v0
 from cardverse.env.president import CARDS, HAND, OBSERVATION_SIZE, PresidentEnv
 from cardverse.moves import Move
@@ -298,8 +299,11 @@ def test_R26_the_observation_agrees_with_the_engines_public_view(config: dict[st
             owed = view.owed
             expected = [
                 view.revolution,
-                view.jack_back,
-                *(bool(view.lock >> suit & 1) for suit in range(4)),
+                *(
+                    bool(report.read(view.marks) >> bit & 1)
+                    for report in sorted(REPORTS, key=lambda report: report.shift)
+                    for bit in range(1 if report.kind == "flag" else 4)
+                ),
                 view.phase == "play" and owed is None,
                 view.phase == "exchange",
                 owed is not None and owed.owed == "give",

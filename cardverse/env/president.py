@@ -41,7 +41,9 @@ from ..engine.events import (
     TrickEnded,
     WentOut,
 )
+from ..engine.parts import REPORTS
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
+from ..engine.reports import FLAG
 from ..moves import Move
 from . import action_table as table
 
@@ -55,13 +57,27 @@ PICKED = slice(3 * CARDS, 4 * CARDS)
 SEATS = 4 * CARDS  # per seat from this seat on, clockwise: cards held / 20, passed, out
 SEAT_FIELDS = 3
 FLAGS = SEATS + MAX_SEATS * SEAT_FIELDS
+_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+#: the parts' trick state (engine/reports.py), a flag for each bit of the round's marks, in the
+#: order of their bits: today the jack back, then the lock's clubs, diamonds, hearts and spades
+MARK_NAMES = tuple(
+    name
+    for report in sorted(REPORTS, key=lambda report: report.shift)
+    for name in (
+        (report.name,)
+        if report.kind == FLAG
+        else tuple(f"{report.name}_{suit}" for suit in _SUIT_WORDS)
+    )
+)
+#: where each of them is in the marks
+MARK_BITS = tuple(
+    bit
+    for report in sorted(REPORTS, key=lambda report: report.shift)
+    for bit in range(report.shift, report.mask.bit_length())
+)
 FLAG_NAMES = (
     "revolution",
-    "jack_back",
-    "lock_clubs",
-    "lock_diamonds",
-    "lock_hearts",
-    "lock_spades",
+    *MARK_NAMES,
     "phase_play",
     "phase_exchange_give",
     "owed_seven_pass",
@@ -327,15 +343,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             seats[base + 2] = finished >> other & 1
             points[offset] = totals[other] / scale
         owed = self._owed
-        lock = game.lock
+        marks = game.marks
         playing = game.phase is Phase.PLAY
         flags = [
             game.revolution,
-            game.jack_back,
-            lock & 1,
-            lock >> 1 & 1,
-            lock >> 2 & 1,
-            lock >> 3 & 1,
+            *(marks >> bit & 1 for bit in MARK_BITS),
             playing and not owed,
             game.phase is Phase.EXCHANGE,
             owed == "give",
