@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,124 @@ def test_the_library_layers_import_nothing_from_the_server_or_the_web() -> None:
     for above in ("cardverse.server", "cardverse.web", "cardverse.application"):
         assert offenders("env", above) == []
         assert [o for o in offenders("", above) if o.startswith("cardverse.moves ")] == []
+
+
+ENGINE = "cardverse.engine"
+
+#: The engine's public modules besides the package itself (docs/engine.md, "The public surface").
+#: Every other module of the engine is internal; other layers import only the names in each public
+#: module's ``__all__`` (the bots import from the modules, not the package, as they are compiled
+#: with the engine and call it directly).
+PUBLIC_ENGINE_MODULES = frozenset(
+    f"{ENGINE}.{name}"
+    for name in (
+        "cards",
+        "events",
+        "exchange",
+        "movegen",
+        "options",
+        "order",
+        "parts",
+        "plays",
+        "positions",
+        "reports",
+        "rounds",
+        "ruleset",
+        "scoring",
+        "specs",
+        "views",
+        "words",
+    )
+)
+
+
+def engine_module_path(module: str) -> Path:
+    relative = Path(*module.split(".")[1:])
+    package = PACKAGE / relative / "__init__.py"
+    return package if package.exists() else PACKAGE / relative.with_suffix(".py")
+
+
+def declared_all(module: str) -> set[str]:
+    """The names in ``module``'s ``__all__``, read from its syntax tree (empty if it has none)."""
+    tree = ast.parse(engine_module_path(module).read_text(encoding="utf-8"))
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return set(ast.literal_eval(node.value))
+    return set()
+
+
+def engine_imports(source: str, package: str) -> Iterator[tuple[int, str, str | None]]:
+    """Each engine name a module of ``package`` with this ``source`` imports: (line, module,
+    name), name None for ``import module``."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if within(alias.name, ENGINE):
+                    yield node.lineno, alias.name, None
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            if within(target, ENGINE):
+                for alias in node.names:
+                    yield node.lineno, target, alias.name
+
+
+def surface_offences(where: str, source: str, package: str) -> list[str]:
+    """What a module at ``where`` (in ``package``) imports from the engine that is not public."""
+    package_names = declared_all(ENGINE)
+    found = []
+    for line, module, name in engine_imports(source, package):
+        if module != ENGINE and module not in PUBLIC_ENGINE_MODULES:
+            found.append(f"{where}:{line}: {module} is an internal module of the engine")
+        elif name is None or (module == ENGINE and f"{ENGINE}.{name}" in PUBLIC_ENGINE_MODULES):
+            continue
+        elif name not in (package_names if module == ENGINE else declared_all(module)):
+            found.append(f"{where}:{line}: {name} is not in the __all__ of {module}")
+    return found
+
+
+def test_every_public_engine_module_declares_its_public_names() -> None:
+    for module in sorted(PUBLIC_ENGINE_MODULES | {ENGINE}):
+        names = declared_all(module)
+        assert names, f"{module} has no __all__"
+        assert not [n for n in names if n.startswith("_")], f"{module}'s __all__ has private names"
+
+
+def test_the_other_layers_import_only_the_engines_public_names() -> None:
+    """Issue 32: every name another layer takes from the engine is public (the package's
+    ``__all__``, or a public module's), and no layer reaches into an internal module."""
+    offences = [
+        offence
+        for path in modules_under("")
+        if not within(module_name(path), ENGINE)
+        for offence in surface_offences(
+            str(path.relative_to(PACKAGE.parent)),
+            path.read_text(encoding="utf-8"),
+            module_name(path)
+            if path.name == "__init__.py"
+            else module_name(path).rpartition(".")[0],
+        )
+    ]
+    assert offences == [], "\n".join(offences)
+
+
+def test_the_public_surface_check_catches_an_internal_import() -> None:
+    """The check itself, on a made-up module of the bots' package."""
+    source = (
+        "from ..engine.game import Game\n"
+        "from ..engine.plays import _private, PASS\n"
+        "from ..engine import plays, Game as G\n"
+        "import cardverse.engine.dealing\n"
+        "from cardverse.engine.rounds import Round, owed_moves\n"
+    )
+    assert surface_offences("probe.py", source, "cardverse.bots") == [
+        "probe.py:1: cardverse.engine.game is an internal module of the engine",
+        "probe.py:2: _private is not in the __all__ of cardverse.engine.plays",
+        "probe.py:4: cardverse.engine.dealing is an internal module of the engine",
+        "probe.py:5: owed_moves is not in the __all__ of cardverse.engine.rounds",
+    ]

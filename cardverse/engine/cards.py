@@ -150,3 +150,24 @@ def deck(jokers: int = 0) -> list[int]:
 
 def deck_mask(jokers: int = 0) -> int:
     return mask_of(deck(jokers))
+
+
+__all__ = [
+    "JOKER_MASK",
+    "JOKER_NAMES",
+    "NATURAL_MASK",
+    "NIBBLE_COUNT",
+    "NUM_RANKS",
+    "NUM_SUITS",
+    "RANK_2",
+    "RANK_NAMES",
+    "SUIT_NAMES",
+    "CardError",
+    "card_count",
+    "card_name",
+    "cards_of",
+    "deck_mask",
+    "mask_names",
+    "parse_card",
+    "parse_cards",
+]

@@ -208,3 +208,23 @@ def event_to_json(event: Event) -> dict[str, object]:
         else:
             out[name] = value
     return out
+
+
+__all__ = [
+    "Discarded",
+    "Event",
+    "ExchangeGift",
+    "GameOver",
+    "Gave",
+    "OwedAction",
+    "Passed",
+    "Played",
+    "RevolutionChanged",
+    "RoundOver",
+    "RoundStarted",
+    "TrickEnded",
+    "TrickStateChanged",
+    "WentOut",
+    "event_to_json",
+    "for_seat",
+]

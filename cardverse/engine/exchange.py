@@ -57,3 +57,8 @@ def is_highest_choice(hand: int, given: int, count: int) -> bool:
         return True
     lowest_given = min(card_height(c) for c in cards_of(given))
     return all(card_height(c) <= lowest_given for c in kept)
+
+
+__all__ = [
+    "card_height",
+]

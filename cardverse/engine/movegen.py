@@ -253,3 +253,9 @@ def give_moves(hand: int, count: int) -> list[int]:
     """Every choice of ``count`` cards to give back in the exchange (R25)."""
     bits = [1 << c for c in range(54) if hand >> c & 1]
     return [GIVE + sum(chosen) for chosen in combinations(bits, count)]
+
+
+__all__ = [
+    "give_moves",
+    "legal_plays",
+]

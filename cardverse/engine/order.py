@@ -51,3 +51,13 @@ def weakest_card_strength(move: int, reversed_order: bool) -> int:
     if info.straight:
         return 12 - info.rank if reversed_order else info.bottom
     return 12 - info.rank if reversed_order else info.rank
+
+
+__all__ = [
+    "ALL_JOKER_STRENGTH",
+    "clearing_rank",
+    "order_reversed",
+    "rank_strength",
+    "strength",
+    "weakest_card_strength",
+]

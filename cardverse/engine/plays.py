@@ -202,3 +202,22 @@ def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> 
 def starts_revolution(info: PlayInfo) -> bool:
     """Every set of four, jokers included, reverses the order (R15); straights never (R18)."""
     return not info.straight and info.size == MAX_SET_SIZE
+
+
+__all__ = [
+    "CARDS_MASK",
+    "DISCARD",
+    "GIVE",
+    "HIDDEN",
+    "MAX_SET_SIZE",
+    "MIN_STRAIGHT",
+    "PASS",
+    "STRAIGHT",
+    "PlayInfo",
+    "PlayShapeError",
+    "analyse",
+    "hidden_give",
+    "move_cards",
+    "play_info",
+    "starts_revolution",
+]

@@ -249,3 +249,10 @@ def _check_turn(round_: Round, known: Known) -> None:
         raise PositionError(
             f"seat {turn} made the last play, yet seats {others} may still answer it"
         )
+
+
+__all__ = [
+    "Known",
+    "PositionError",
+    "round_from_known",
+]

@@ -99,3 +99,11 @@ class Report:
     def doc(self) -> str:
         """What it means, with its rule (the protocol's description)."""
         return f"{self.meaning} ({self.rule})"
+
+
+__all__ = [
+    "FLAG",
+    "SUITS",
+    "Report",
+    "ReportValueError",
+]

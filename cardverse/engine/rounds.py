@@ -739,3 +739,8 @@ def _does_not_beat(
         equal_plays=equal,
         trick_reversed=trick_reversed,
     )
+
+
+__all__ = [
+    "Round",
+]

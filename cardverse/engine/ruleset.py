@@ -166,3 +166,9 @@ def ruleset_for(rules: Rules) -> Ruleset:
 
 
 _LAST: list[Ruleset | None] = [None]  # the last answer of ruleset_for
+
+
+__all__ = [
+    "Ruleset",
+    "ruleset_for",
+]

@@ -42,3 +42,11 @@ def round_points(order: list[int]) -> list[int]:
 def standings(totals: list[int]) -> list[int]:
     """The final place of each seat (0-based) by total points; equal totals share a place."""
     return [sum(1 for other in totals if other > mine) for mine in totals]
+
+
+__all__ = [
+    "round_points",
+    "standings",
+    "title_for_place",
+    "titles_by_seat",
+]

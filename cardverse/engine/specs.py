@@ -69,3 +69,11 @@ class OptionSpec:
         if self.page:
             out["page"] = self.page
         return out
+
+
+__all__ = [
+    "BOOL",
+    "CHOICE",
+    "INT",
+    "OptionSpec",
+]

@@ -61,3 +61,12 @@ class Words:
     #: how the log tells a seat going out the part's way (its ``finish_how``): the seat's own
     #: sentence and everyone else's, with ``%(place)s`` (and ``%(name)s`` in the second)
     went_out: tuple[str, ...] = ()
+
+
+__all__ = [
+    "CLEARING",
+    "HOUSE",
+    "N_",
+    "SheetLine",
+    "Words",
+]

@@ -593,7 +593,7 @@ def rules_from_query(query: Any) -> Rules:
     Raises :class:`~cardverse.engine.options.OptionsError` for values the rules do not allow.
     """
     from ..engine.options import BOOLEAN_OPTIONS, SPECS, rules_from_dict
-    from ..engine.parts.base import INT
+    from ..engine.specs import INT
 
     data: dict[str, Any] = {}
     for key in ("preset", *OPTION_NAMES):

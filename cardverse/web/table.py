@@ -24,7 +24,7 @@ from ..engine import ActionFormatError, action_from_json, to_move
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import PRESETS, SPECS
 from ..engine.parts import PARTS
-from ..engine.parts.base import BOOL, CHOICE
+from ..engine.specs import BOOL, CHOICE
 from ..notation import NotationError, read_position
 from ..tabletalk.heartbeat import client_settings
 from .cards import card_svg
