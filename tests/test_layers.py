@@ -213,19 +213,27 @@ def test_every_public_engine_module_declares_its_public_names() -> None:
         assert not [n for n in names if n.startswith("_")], f"{module}'s __all__ has private names"
 
 
+def outside_the_engine() -> Iterator[tuple[Path, str]]:
+    """Every module that codes against the engine from outside: the other layers of the package,
+    the examples and the benchmarks; with the package its relative imports start from."""
+    for path in modules_under(""):
+        name = module_name(path)
+        if not within(name, ENGINE):
+            yield path, name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for folder in ("examples", "bench"):
+        for path in sorted((PACKAGE.parent / folder).glob("*.py")):
+            yield path, folder
+
+
 def test_the_other_layers_import_only_the_engines_public_names() -> None:
-    """Issue 32: every name another layer takes from the engine is public (the package's
-    ``__all__``, or a public module's), and no layer reaches into an internal module."""
+    """Issue 32: every name another layer (or an example, or a benchmark) takes from the engine
+    is public (the package's ``__all__``, or a public module's), and none reaches into an
+    internal module."""
     offences = [
         offence
-        for path in modules_under("")
-        if not within(module_name(path), ENGINE)
+        for path, package in outside_the_engine()
         for offence in surface_offences(
-            str(path.relative_to(PACKAGE.parent)),
-            path.read_text(encoding="utf-8"),
-            module_name(path)
-            if path.name == "__init__.py"
-            else module_name(path).rpartition(".")[0],
+            str(path.relative_to(PACKAGE.parent)), path.read_text(encoding="utf-8"), package
         )
     ]
     assert offences == [], "\n".join(offences)

@@ -153,6 +153,7 @@ def deck_mask(jokers: int = 0) -> int:
 
 
 __all__ = [
+    "BLACK_JOKER",
     "JOKER_MASK",
     "JOKER_NAMES",
     "NATURAL_MASK",
@@ -161,6 +162,7 @@ __all__ = [
     "NUM_SUITS",
     "RANK_2",
     "RANK_NAMES",
+    "RED_JOKER",
     "SUIT_NAMES",
     "CardError",
     "card_count",
