@@ -45,10 +45,21 @@ from ..engine.parts import REPORTS
 from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
 from ..engine.reports import FLAG
 from ..moves import Move
-from . import action_table as table
+from .action_table import (
+    DONE,
+    FIRST_PICK,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    PLAY_INDEX,
+    PLAY_MOVES,
+    action_name,
+    index_of_play,
+    is_pick_move,
+    pick_masks,
+)
 
 MAX_SEATS = 8
-CARDS = table.NUM_CARDS
+CARDS = NUM_CARDS
 # The observation's parts (docs/env.md), each a slice of one flat vector.
 HAND = slice(0, CARDS)
 PLAYED = slice(CARDS, 2 * CARDS)
@@ -87,7 +98,7 @@ FLAG_NAMES = (
 POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)
 OBSERVATION_SIZE = POINTS + MAX_SEATS
 REWARDS = ("points", "win_loss")
-_NO_ACTION = np.zeros(table.NUM_ACTIONS, np.int8)  # the mask of an agent not to act
+_NO_ACTION = np.zeros(NUM_ACTIONS, np.int8)  # the mask of an agent not to act
 _NO_ACTION.flags.writeable = False
 RENDER_MODES = ("ansi", "human")
 
@@ -123,14 +134,12 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
-        mask = spaces.Box(0, 1, (table.NUM_ACTIONS,), np.int8)
+        mask = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
         self.observation_spaces = {
             agent: spaces.Dict({"observation": observation, "action_mask": mask})
             for agent in self.possible_agents
         }
-        self.action_spaces = {
-            agent: spaces.Discrete(table.NUM_ACTIONS) for agent in self.possible_agents
-        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self._rng = random.Random()
         self.game: Game | None = None
         self._cached_mask: np.ndarray | None = None
@@ -224,7 +233,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             raise ValueError(f"{agent} is to act: an action index is needed, not None")
         index = int(action)
         mask = self._mask()
-        if not 0 <= index < table.NUM_ACTIONS or not mask[index]:
+        if not 0 <= index < NUM_ACTIONS or not mask[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not legal for {agent} now")
         move = self._move_for(index)
         self._cached_mask = None
@@ -240,15 +249,15 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             print(self.render())
 
     def _name(self, index: int) -> str:
-        return table.action_name(index) if 0 <= index < table.NUM_ACTIONS else "out of range"
+        return action_name(index) if 0 <= index < NUM_ACTIONS else "out of range"
 
     def _move_for(self, index: int) -> int | None:
         """The move an index makes now, or None for a pick that leaves the give unfinished."""
-        if index < table.FIRST_PICK:
-            return table.PLAY_MOVES[index]
+        if index < FIRST_PICK:
+            return PLAY_MOVES[index]
         targets = self._targets()
-        if index < table.DONE:
-            self._picked |= 1 << (index - table.FIRST_PICK)
+        if index < DONE:
+            self._picked |= 1 << (index - FIRST_PICK)
             picked = self._picked
             if any(t != picked and t & picked == picked for t in targets if _prefix(picked, t)):
                 return None  # more cards may follow: the same agent picks again
@@ -262,7 +271,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _targets(self) -> list[int]:
         if self._pick_targets is None:
-            self._pick_targets = table.pick_masks(self._require().legal_moves())
+            self._pick_targets = pick_masks(self._require().legal_moves())
         return self._pick_targets
 
     def _finish(self, game: Game) -> None:
@@ -289,11 +298,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _compute_mask(self) -> np.ndarray:
         game = self._require()
-        mask = np.zeros(table.NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if game.current_player is None:
             return mask
         moves = game.legal_moves()
-        if moves and table.is_pick_move(moves[0]):
+        if moves and is_pick_move(moves[0]):
             picked = self._picked
             targets = self._targets()
             done = False
@@ -302,13 +311,13 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                     continue
                 rest = target & ~picked
                 if rest:
-                    mask[table.FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
+                    mask[FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
                 else:
                     done = True
             if done and picked:
-                mask[table.DONE] = 1
+                mask[DONE] = 1
             return mask
-        index = table.PLAY_INDEX
+        index = PLAY_INDEX
         mask[[index[m] for m in moves]] = 1
         return mask
 
@@ -374,8 +383,8 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """The action indices that make ``move``: one for a play or a pass; for a give or a
         discard the card picks (from the next card not yet picked) and "done" when needed."""
         code = int(move)
-        if not table.is_pick_move(code):
-            return [table.index_of_play(code)]
+        if not is_pick_move(code):
+            return [index_of_play(code)]
         cards = code & CARDS_MASK
         if not _prefix(self._picked, cards):
             raise ValueError(f"{Move(code)} does not continue the cards picked so far")
@@ -383,11 +392,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         picks = []
         while rest:
             low = rest & -rest
-            picks.append(table.FIRST_PICK + low.bit_length() - 1)
+            picks.append(FIRST_PICK + low.bit_length() - 1)
             rest ^= low
         targets = self._targets()
         if any(t != cards and t & cards == cards and _prefix(cards, t) for t in targets):
-            picks.append(table.DONE)
+            picks.append(DONE)
         return picks
 
     # -- rendering ----------------------------------------------------------------------------
