@@ -115,7 +115,9 @@ def analyse(move: int) -> PlayInfo:
                 "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
                 cards=" ".join(card_name(c) for c in cards_of(cards)),
             )
-        if size > MAX_SET_SIZE:
+        if size > MAX_SET_SIZE and (
+            size > MAX_SET_SIZE + 1 or naturals.bit_count() != MAX_SET_SIZE
+        ):  # five cards only as four naturals and a joker (R43)
             raise PlayShapeError("set_too_large", "R5", "a set holds at most 4 cards", size=size)
         if not ranks:
             return PlayInfo(False, size, ALL_JOKER_RANK, ALL_JOKER_RANK, False, True)
@@ -200,8 +202,9 @@ def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> 
 
 
 def starts_revolution(info: PlayInfo) -> bool:
-    """Every set of four, jokers included, reverses the order (R15); straights never (R18)."""
-    return not info.straight and info.size == MAX_SET_SIZE
+    """Every set of four, jokers included, reverses the order (R15), and a set of five (R43);
+    straights do not (R18; a table's ruleset may say otherwise, R42)."""
+    return not info.straight and info.size >= MAX_SET_SIZE
 
 
 __all__ = [

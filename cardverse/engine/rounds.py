@@ -419,6 +419,14 @@ class Round:
             info = analyse(move)
         except PlayShapeError as shape:
             return Refusal(shape.code, shape.rule, shape.message, dict(shape.params))
+        largest = self.ruleset.largest_set
+        if not info.straight and info.size > largest:
+            return refuse(
+                "set_too_large",
+                "R5",
+                f"a set holds at most {largest} cards under these rules",
+                size=info.size,
+            )
         if self.last_move is not None:
             old = play_info(self.last_move)
             if info.straight != old.straight:

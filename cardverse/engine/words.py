@@ -16,6 +16,12 @@ from dataclasses import dataclass
 HOUSE: str = "house"
 #: the section on what clears the pile (R14)
 CLEARING: str = "clearing"
+#: the section on what a player may play (R5–R10)
+MAY: str = "may"
+#: the section on the revolution (R15–R18)
+REVOLUTION: str = "revolution"
+#: the section on who leads (R24)
+LEAD: str = "lead"
 
 
 def N_(message: str) -> str:
@@ -28,12 +34,15 @@ class SheetLine:
     """One rules-sheet sentence of a part (a msgid) and when it shows.
 
     ``needs`` is a condition on other options: "" always, "a|b" either on, "a&b" all of them,
-    and a name written "!a" means that option is off.
+    a name written "!a" means that option is off, and "a=v" that its value, written as text,
+    is ``v`` ("spade_three=True": on, and not in one of its further ways). ``params`` names
+    options whose values fill the line's ``%(name)s`` placeholders.
     """
 
     msg: str
     needs: str = ""
     section: str = HOUSE
+    params: tuple[str, ...] = ()
 
     def shows(self, options: dict[str, object]) -> bool:
         """Whether the line applies at a table with these option values."""
@@ -46,7 +55,10 @@ class SheetLine:
 
 def _on(options: dict[str, object], name: str) -> bool:
     if name.startswith("!"):
-        return not options[name[1:]]
+        return not _on(options, name[1:])
+    if "=" in name:
+        key, value = name.split("=", 1)
+        return str(options[key]) == value
     return bool(options[name])
 
 
@@ -61,12 +73,24 @@ class Words:
     #: how the log tells a seat going out the part's way (its ``finish_how``): the seat's own
     #: sentence and everyone else's, with ``%(place)s`` (and ``%(name)s`` in the second)
     went_out: tuple[str, ...] = ()
+    #: the words of the option's values that are not plain on/off or numbers, as (value, msgid)
+    values: tuple[tuple[object, str], ...] = ()
+
+    def value_label(self, value: object) -> str | None:
+        """The msgid naming ``value`` of the option, if the part names it."""
+        for known, label in self.values:
+            if known == value and type(known) is type(value):
+                return label
+        return None
 
 
 __all__ = [
     "CLEARING",
     "HOUSE",
+    "LEAD",
+    "MAY",
     "N_",
+    "REVOLUTION",
     "SheetLine",
     "Words",
 ]

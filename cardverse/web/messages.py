@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
-from ..engine.options import FIRST_SEAT, THREE_OF_CLUBS_LEADS, THREE_OF_DIAMONDS_LEADS
+from ..engine.options import FIRST_SEAT, SPECS, THREE_OF_CLUBS_LEADS, THREE_OF_DIAMONDS_LEADS
 from ..engine.parts import PARTS
 from .i18n import N_, NC_, NP_, Translator
 
@@ -127,12 +127,14 @@ PRESET_NAMES: dict[str, str] = {
     "standard": N_("Standard"),
     "cardverse": N_("CardVerse"),
     "daifugo": N_("Dai Fugō"),
+    "uecda": N_("UECda"),
 }
 
 # An option's label and help are its part's words (cardverse.engine.parts), msgids that the
 # catalog extraction finds in the parts; so are the rules-sheet lines a part adds.
 OPTION_LABELS: dict[str, str] = {part.spec.name: part.words.label for part in PARTS}
 OPTION_HELP: dict[str, str] = {part.spec.name: part.words.help for part in PARTS}
+_VALUE_WORDS = {part.spec.name: part.words for part in PARTS}
 HOUSE_RULES_HEADING = N_("House rules")
 ON = N_("On")
 OFF = N_("Off")
@@ -384,9 +386,14 @@ def option_label(name: str, t: Translator) -> str:
 
 
 def option_value(name: str, value: Any, t: Translator) -> str:
-    """An option's value in words (On/Off, a count, who leads)."""
+    """An option's value in words (On/Off, a count, who leads, a part's named value)."""
+    named = _VALUE_WORDS[name].value_label(value) if name in _VALUE_WORDS else None
+    if named is not None:
+        return t.gettext(named)
     if isinstance(value, bool):
         return t.gettext(ON if value else OFF)
+    if value == 0 and name in SPECS and SPECS[name].allows_off:
+        return t.gettext(OFF)
     if name == "first_lead" and value in FIRST_LEAD_VALUES:
         return t.gettext(FIRST_LEAD_VALUES[value])
     if name == "jokers" and isinstance(value, int):

@@ -19,10 +19,10 @@ from ..engine.options import (
     THREE_OF_DIAMONDS_LEADS,
     Rules,
 )
-from ..engine.parts import Part
+from ..engine.parts import PARTS, Part
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
-from ..engine.words import CLEARING, HOUSE
+from ..engine.words import CLEARING, HOUSE, LEAD, MAY, REVOLUTION
 from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
@@ -158,17 +158,8 @@ def _may(rules: Rules) -> list[Line]:
         if rules.equal_plays
         else _line(N_("To beat a set, play a higher rank: the same rank is not enough.")),
     ]
+    may += _option_lines(rules, MAY)  # what beats a straight (R41), sets of five (R43)
     if rules.straights:
-        may.append(
-            _line(
-                N_(
-                    "To beat a straight, play one with a higher top card or the same top card, "
-                    "in any suit."
-                )
-            )
-            if rules.equal_plays
-            else _line(N_("To beat a straight, play one with a higher top card, in any suit."))
-        )
         may.append(
             _line(
                 N_(
@@ -305,25 +296,16 @@ def _revolution(rules: Rules) -> list[Line]:
         _line(N_("Every round starts in the normal order.")),
         _line(N_("Everyone sees whether a revolution is in force.")),
     ]
-    if rules.straights:
+    if rules.straights and not ruleset_for(rules).straights_reverse:
         lines.append(
             _line(
                 N_(
                     "Straights never start a revolution, whatever their length: four cards of a "
-                    "straight are no set of four. During a revolution, to beat a straight play "
-                    "one with a lower bottom card or the same bottom card, in any suit."
-                )
-            )
-            if rules.equal_plays
-            else _line(
-                N_(
-                    "Straights never start a revolution, whatever their length: four cards of a "
-                    "straight are no set of four. During a revolution, to beat a straight play "
-                    "one with a lower bottom card, in any suit."
+                    "straight are no set of four."
                 )
             )
         )
-    return lines
+    return lines + _option_lines(rules, REVOLUTION)
 
 
 def _lead(rules: Rules) -> list[Line]:
@@ -339,7 +321,9 @@ def _lead(rules: Rules) -> list[Line]:
     }
     lead = [_line(first[rules.first_lead])]
     if rules.rounds > 1:
-        lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
+        if not ruleset_for(rules).round_leaders:
+            lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
+        lead += _option_lines(rules, LEAD)  # R46
     return lead
 
 
@@ -406,6 +390,19 @@ def _part_lines(rules: Rules, parts: tuple[Part, ...], section: str) -> list[Lin
     return [
         _line(line.msg)
         for part in parts
+        for line in part.words.sheet
+        if line.section == section and line.shows(options)
+    ]
+
+
+def _option_lines(rules: Rules, section: str) -> list[Line]:
+    """The lines every option's part adds to ``section`` where its conditions hold, the part's
+    own option among them (the line names it): a part may speak here while it is off too, as
+    the straight cover does for its default value."""
+    options = rules.to_dict()
+    return [
+        Line(line.msg, {name: options[name] for name in line.params})
+        for part in PARTS
         for line in part.words.sheet
         if line.section == section and line.shows(options)
     ]

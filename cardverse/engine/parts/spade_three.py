@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo, play_info
 from ..refusals import Refusal, refuse
-from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
+from .base import N_, SWITCH, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
 
+#: the value of R45: the 3♠ covers a lone joker whatever lock is in force
+OVER_LOCK = "over_lock"
 THREE_OF_SPADES = 3  # rank 0 (the 3), suit 3 (spades)
 SPADE_THREE_MOVE = 1 << THREE_OF_SPADES
 
@@ -30,10 +32,12 @@ def is_lone_joker(move: int | None) -> bool:
 class SpadeThree(Part):
     spec = OptionSpec(
         name="spade_three",
-        kind=BOOL,
+        kind=SWITCH,
         default=False,
         rule="R33",
-        presets={"daifugo": True},
+        choices=(OVER_LOCK,),
+        aliases={"off": False, "on": True},
+        presets={"daifugo": True, "uecda": OVER_LOCK},
         requires=("jokers", 1),
         page="spade-three",
     )
@@ -48,6 +52,7 @@ class SpadeThree(Part):
                 )
             ),
         ),
+        values=((OVER_LOCK, N_("Also over a lock")),),
     )
     house_rule = True
     fast_tables = False  # adds a play the tables do not hold
@@ -84,6 +89,14 @@ class SpadeThree(Part):
 
     def clears(self, move: int, top: int | None, reversed_before: bool) -> bool:
         return move == SPADE_THREE_MOVE and is_lone_joker(top)
+
+    def free_of_lock(self, round_: RoundState, move: int) -> bool:
+        # R45: with ``over_lock`` no lock binds the 3♠ on a lone joker (R40: with on, it does)
+        return (
+            move == SPADE_THREE_MOVE
+            and round_.rules.spade_three == OVER_LOCK
+            and is_lone_joker(round_.last_move)
+        )
 
 
 PART = SpadeThree()

@@ -12,11 +12,13 @@ from ..cards import JOKER_MASK, NUM_RANKS, SUIT_NAMES
 from ..events import TrickStateChanged
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
-from .base import BOOL, N_, SUITS, OptionSpec, Part, Report, SheetLine, Words
+from .base import N_, SUITS, SWITCH, OptionSpec, Part, Report, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
 
+#: the value of R44: jokers take a named suit, and any play may start or keep a lock
+WITH_JOKERS = "with_jokers"
 SUIT_MASKS = tuple(sum(1 << (rank * 4 + suit) for rank in range(NUM_RANKS)) for suit in range(4))
 
 
@@ -53,10 +55,12 @@ def suit_names(suits: int) -> list[str]:
 class SuitLock(Part):
     spec = OptionSpec(
         name="suit_lock",
-        kind=BOOL,
+        kind=SWITCH,
         default=False,
         rule="R31",
-        presets={"daifugo": True},
+        choices=(WITH_JOKERS,),
+        aliases={"off": False, "on": True, "natural": True},
+        presets={"daifugo": True, "uecda": WITH_JOKERS},
         page="suit-lock",
     )
     words = Words(
@@ -77,9 +81,12 @@ class SuitLock(Part):
                 ),
                 "jokers",
             ),
-            SheetLine(N_("A lock binds the 3 of spades played on a joker too."), "spade_three"),
+            SheetLine(
+                N_("A lock binds the 3 of spades played on a joker too."), "spade_three=True"
+            ),
             SheetLine(N_("Everyone sees whether a lock is in force, and on which suits.")),
         ),
+        values=((True, N_("Natural cards")), (WITH_JOKERS, N_("With jokers"))),
     )
     house_rule = True
     reports = (LOCK,)
@@ -94,11 +101,18 @@ class SuitLock(Part):
         if not lock:
             return plays
         outside = 15 & ~lock
-        return [m for m in plays if not play_suits(m) & outside]
+        rulebook = round_.ruleset
+        return [
+            m
+            for m in plays
+            if not play_suits(m) & outside or rulebook.free_of_lock(round_, m)  # R45
+        ]
 
     def refuse(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> Refusal | None:
         lock = round_.marks >> _SHIFT & 15
         if not lock or not play_suits(move) & ~lock:
+            return None
+        if round_.ruleset.free_of_lock(round_, move):  # R45
             return None
         names = " ".join(suit_names(lock))
         return refuse(
