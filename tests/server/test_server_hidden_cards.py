@@ -155,6 +155,7 @@ CONFIGS: list[dict[str, Any]] = [
         "straights": True,
         "first_lead": "first_seat",
     },
+    {"preset": "uecda", "players": 5, "rounds": 2},
 ]
 
 
