@@ -50,6 +50,9 @@ class Rulebook(Protocol):
 
     def starts_revolution(self, info: PlayInfo) -> bool: ...
 
+    @property
+    def straights_reverse(self) -> bool: ...
+
     def free_of_lock(self, round_: RoundState, move: int) -> bool: ...
 
 

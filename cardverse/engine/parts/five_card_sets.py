@@ -103,4 +103,4 @@ class FiveCardSets(Part):
         return out
 
 
-PART = FiveCardSets()
+PART: FiveCardSets = FiveCardSets()

@@ -50,4 +50,4 @@ class LeadEveryRound(Part):
         return FIRST_LEAD.leader(rules.first_lead, hands)
 
 
-PART = LeadEveryRound()
+PART: LeadEveryRound = LeadEveryRound()

@@ -35,11 +35,17 @@ class Revolution(Part):
         return not info.straight and info.size >= MAX_SET_SIZE
 
     def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
-        if round_.ruleset.starts_revolution(info):
-            round_.revolution = not round_.revolution  # R16: the next play is judged reversed
-            round_.reversed_now = not round_.reversed_now
-            if round_.log is not None:
-                round_.log.append(RevolutionChanged(round_.revolution))
+        # Sets are this part's own answer (no call on the hot path); a straight only where some
+        # part makes straights reverse the order (R42), by the ruleset's answer.
+        if info.straight:
+            if not round_.ruleset.straights_reverse or not round_.ruleset.starts_revolution(info):
+                return
+        elif info.size < MAX_SET_SIZE:
+            return
+        round_.revolution = not round_.revolution  # R16: the next play is judged reversed
+        round_.reversed_now = not round_.reversed_now
+        if round_.log is not None:
+            round_.log.append(RevolutionChanged(round_.revolution))
 
 
-PART = Revolution()
+PART: Revolution = Revolution()

@@ -130,4 +130,4 @@ class StraightCover(Part):
         )
 
 
-PART = StraightCover()
+PART: StraightCover = StraightCover()

@@ -52,4 +52,4 @@ class StraightRevolution(Part):
         return info.straight and info.size >= rules.straight_revolution
 
 
-PART = StraightRevolution()
+PART: StraightRevolution = StraightRevolution()
