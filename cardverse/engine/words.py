@@ -29,6 +29,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural msgid pair for the catalogs."""
+    return (singular, plural)
+
+
 @dataclass(frozen=True)
 class SheetLine:
     """One rules-sheet sentence of a part (a msgid) and when it shows.
@@ -75,6 +80,11 @@ class Words:
     went_out: tuple[str, ...] = ()
     #: the words of the option's values that are not plain on/off or numbers, as (value, msgid)
     values: tuple[tuple[object, str], ...] = ()
+    #: a whole-number value in words, as a singular and plural msgid pair with ``%(num)s``
+    count: tuple[str, str] | None = None
+    #: the texts of the refusal codes the part gives, as (code, msgid), with the refusal's
+    #: params as placeholders (``%(need)s``, ``%(got)s``: ranks)
+    refusals: tuple[tuple[str, str], ...] = ()
 
     def value_label(self, value: object) -> str | None:
         """The msgid naming ``value`` of the option, if the part names it."""
@@ -89,6 +99,7 @@ __all__ = [
     "HOUSE",
     "LEAD",
     "MAY",
+    "NP_",
     "N_",
     "REVOLUTION",
     "SheetLine",

@@ -272,6 +272,8 @@ REFUSALS: dict[str, Any] = {
         "The %(preset)s preset is for %(low)s to %(high)s players, not %(value)s."
     ),
 }
+# The texts of the refusals a rule part gives are its own words (cardverse.engine.words).
+REFUSALS.update({code: text for part in PARTS for code, text in part.words.refusals})
 UNKNOWN_REFUSAL = N_("This is not allowed here.")
 
 # The server's error codes (cardverse.server.protocol.ERROR_CODES), from the player's side.
@@ -394,6 +396,9 @@ def option_value(name: str, value: Any, t: Translator) -> str:
         return t.gettext(ON if value else OFF)
     if value == 0 and name in SPECS and SPECS[name].allows_off:
         return t.gettext(OFF)
+    count = _VALUE_WORDS[name].count if name in _VALUE_WORDS else None
+    if count is not None and isinstance(value, int):
+        return t.plural(count, value)
     if name == "first_lead" and value in FIRST_LEAD_VALUES:
         return t.gettext(FIRST_LEAD_VALUES[value])
     if name == "jokers" and isinstance(value, int):

@@ -17,7 +17,7 @@ from ..plays import PlayInfo
 from ..refusals import Refusal
 from ..reports import FLAG, SUITS, Report
 from ..specs import BOOL, CHOICE, INT, SWITCH, OptionSpec
-from ..words import CLEARING, LEAD, MAY, N_, REVOLUTION, SheetLine, Words
+from ..words import CLEARING, LEAD, MAY, N_, NP_, REVOLUTION, SheetLine, Words
 
 __all__ = [
     "BOOL",
@@ -27,6 +27,7 @@ __all__ = [
     "INT",
     "LEAD",
     "MAY",
+    "NP_",
     "N_",
     "REVOLUTION",
     "SUITS",

@@ -51,13 +51,6 @@ class SpadeThree(Part):
                     "the pile."
                 )
             ),
-            SheetLine(
-                N_(
-                    "It does so whatever lock is in force: no lock binds the 3 of spades played "
-                    "on a lone joker."
-                ),
-                "spade_three=over_lock&suit_lock",
-            ),
         ),
         values=((OVER_LOCK, N_("Also over a lock")),),
     )

@@ -84,6 +84,22 @@ class StraightCover(Part):
             ),
         ),
         values=((TOP, N_("Higher top")), (ALL_HIGHER, N_("All cards higher"))),
+        refusals=(
+            (
+                "straight_not_all_higher",
+                N_(
+                    "Every card of your straight must be higher than %(need)s, the highest card "
+                    "it covers; your lowest is %(got)s."
+                ),
+            ),
+            (
+                "straight_not_all_lower",
+                N_(
+                    "During a revolution every card of your straight must be lower than "
+                    "%(need)s, the lowest card it covers; your highest is %(got)s."
+                ),
+            ),
+        ),
     )
     fast_tables = False  # the generic filter drops the straights whose cards overlap
     fast_playouts = False  # straights are played

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..plays import PlayInfo
-from .base import INT, N_, REVOLUTION, OptionSpec, Part, SheetLine, Words
+from .base import INT, N_, NP_, REVOLUTION, OptionSpec, Part, SheetLine, Words
 
 
 class StraightRevolution(Part):
@@ -42,6 +42,7 @@ class StraightRevolution(Part):
                 ("straight_revolution",),
             ),
         ),
+        count=NP_("%(num)s card or more", "%(num)s cards or more"),
     )
     reverses_straights = True
 
