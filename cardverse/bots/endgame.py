@@ -122,7 +122,8 @@ def sure_win(
     one card each cannot cover a pair). Without it, any one seat might hold every unseen card.
 
     Under a house rule of section 10 (a lock, a jack back, a spade three, forbidden finishes, a
-    downfall, owed gives or discards) the search's model of a trick would not hold: None.
+    fall from the round, owed gives or discards) the search's model of a trick would not hold:
+    None.
     """
     if ruleset_for(rules).house_rules:
         return None

@@ -138,7 +138,7 @@ class Round:
         self.top_place = 0
         self.bottom_place = self.players - 1
         self.bottom_seats: list[int] = []  # seats placed from the bottom (R34, R35), in order
-        self.fallen = 0  # bit set of seats out by a downfall (R35)
+        self.fallen = 0  # bit set of seats a part made fall out of the round (R35)
         self.out_of_play = [0] * self.players  # their cards, which left the round unseen
         self.discarded = 0  # cards of the ten discards (R37), seen by everyone
         self.give_receivers: list[tuple[int, int]] = []  # (history index, receiver) of gives
@@ -302,7 +302,7 @@ class Round:
             return refuse(
                 "fallen",
                 "R35",
-                f"seat {seat} lost the presidency this round (downfall) and plays no more",
+                f"seat {seat} lost the presidency this round and plays no more",
                 seat=seat,
             )
         if self.owed is not None:

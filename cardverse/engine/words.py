@@ -22,6 +22,8 @@ MAY: str = "may"
 REVOLUTION: str = "revolution"
 #: the section on who leads (R24)
 LEAD: str = "lead"
+#: what covers a set made only of jokers (R5, R10), said where the jokers are
+LONE_JOKER: str = "lone_joker"
 
 
 def N_(message: str) -> str:
@@ -40,7 +42,7 @@ class SheetLine:
 
     ``needs`` is a condition on other options: "" always, "a|b" either on, "a&b" all of them,
     a name written "!a" means that option is off, and "a=v" that its value, written as text,
-    is ``v`` ("spade_three=True": on, and not in one of its further ways). ``params`` names
+    is ``v`` ("a=True": on, and not in one of its further ways). ``params`` names
     options whose values fill the line's ``%(name)s`` placeholders.
     """
 
@@ -83,8 +85,9 @@ class Words:
     #: a whole-number value in words, as a singular and plural msgid pair with ``%(num)s``
     count: tuple[str, str] | None = None
     #: the texts of the refusal codes the part gives, as (code, msgid), with the refusal's
-    #: params as placeholders (``%(need)s``, ``%(got)s``: ranks)
-    refusals: tuple[tuple[str, str], ...] = ()
+    #: params as placeholders (``%(need)s``, ``%(got)s``: ranks); a text that depends on the
+    #: equal plays is a mapping of that option's value to its msgid
+    refusals: tuple[tuple[str, object], ...] = ()
 
     def value_label(self, value: object) -> str | None:
         """The msgid naming ``value`` of the option, if the part names it."""
@@ -98,6 +101,7 @@ __all__ = [
     "CLEARING",
     "HOUSE",
     "LEAD",
+    "LONE_JOKER",
     "MAY",
     "NP_",
     "N_",

@@ -186,10 +186,6 @@ REFUSALS: dict[str, Any] = {
     "beat_jokers_equal_off": N_(
         "A set made only of jokers cannot be covered when equal plays are off."
     ),
-    "beat_joker_spade_three": {
-        True: N_("A lone joker can be covered only by the 3 of spades or by the other joker."),
-        False: N_("A lone joker can be covered only by the 3 of spades."),
-    },
     "straight_too_high": {
         True: N_(
             "During a revolution the lowest card of your straight must be lower than "

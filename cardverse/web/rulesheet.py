@@ -22,7 +22,7 @@ from ..engine.options import (
 from ..engine.parts import PARTS, Part
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
-from ..engine.words import CLEARING, HOUSE, LEAD, MAY, REVOLUTION
+from ..engine.words import CLEARING, HOUSE, LEAD, LONE_JOKER, MAY, REVOLUTION
 from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
@@ -170,7 +170,7 @@ def _may(rules: Rules) -> list[Line]:
         )
     if rules.jokers:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
-        may.append(_line(_lone_joker(rules)))
+        may += _option_lines(rules, LONE_JOKER)  # what covers jokers alone (R5, R10, R33)
         if rules.straights:
             may.append(
                 _line(
@@ -182,40 +182,6 @@ def _may(rules: Rules) -> list[Line]:
                 )
             )
     return may
-
-
-def _lone_joker(rules: Rules) -> str:
-    """R5, R10 and R33: what covers a set made only of jokers (the 3 of spades with spade_three)."""
-    spade_three = bool(rules.spade_three)
-    if rules.jokers == 1:
-        if spade_three:
-            return N_(
-                "The joker played alone beats every other single card; only the 3 of spades "
-                "played alone can cover it."
-            )
-        return N_("The joker played alone beats every single card, and nothing can cover it.")
-    if rules.equal_plays:
-        if spade_three:
-            return N_(
-                "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
-                "other set of its size. A joker alone can be covered only by the other joker or "
-                "by the 3 of spades played alone; nothing can cover the pair of jokers."
-            )
-        return N_(
-            "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
-            "other set of its size. A joker alone can be covered only by the other joker; "
-            "nothing can cover the pair of jokers."
-        )
-    if spade_three:
-        return N_(
-            "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
-            "other set of its size. Only the 3 of spades played alone can cover a joker alone; "
-            "nothing can cover the pair of jokers."
-        )
-    return N_(
-        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other "
-        "set of its size, and nothing can cover it."
-    )
 
 
 def _clearing(rules: Rules) -> list[Line]:

@@ -17,7 +17,7 @@ from ..plays import PlayInfo
 from ..refusals import Refusal
 from ..reports import FLAG, SUITS, Report
 from ..specs import BOOL, CHOICE, INT, SWITCH, OptionSpec
-from ..words import CLEARING, LEAD, MAY, N_, NP_, REVOLUTION, SheetLine, Words
+from ..words import CLEARING, LEAD, LONE_JOKER, MAY, N_, NP_, REVOLUTION, SheetLine, Words
 
 __all__ = [
     "BOOL",
@@ -26,6 +26,7 @@ __all__ = [
     "FLAG",
     "INT",
     "LEAD",
+    "LONE_JOKER",
     "MAY",
     "NP_",
     "N_",

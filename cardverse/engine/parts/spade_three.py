@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo, play_info
 from ..refusals import Refusal, refuse
-from .base import N_, SWITCH, OptionSpec, Part, SheetLine, Words
+from .base import LONE_JOKER, N_, SWITCH, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -51,8 +51,70 @@ class SpadeThree(Part):
                     "the pile."
                 )
             ),
+            # What covers a set made only of jokers (R5, R10), with the spade three and without
+            # it: the sheet says one of these where the jokers are (each names this option).
+            SheetLine(
+                N_(
+                    "The joker played alone beats every other single card; only the 3 of spades "
+                    "played alone can cover it."
+                ),
+                "jokers=1&spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_("The joker played alone beats every single card, and nothing can cover it."),
+                "jokers=1&!spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size. A joker alone can be covered only by the other "
+                    "joker or by the 3 of spades played alone; nothing can cover the pair of "
+                    "jokers."
+                ),
+                "jokers=2&equal_plays&spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size. A joker alone can be covered only by the other "
+                    "joker; nothing can cover the pair of jokers."
+                ),
+                "jokers=2&equal_plays&!spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size. Only the 3 of spades played alone can cover a "
+                    "joker alone; nothing can cover the pair of jokers."
+                ),
+                "jokers=2&!equal_plays&spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size, and nothing can cover it."
+                ),
+                "jokers=2&!equal_plays&!spade_three",
+                LONE_JOKER,
+            ),
         ),
         values=((OVER_LOCK, N_("Also over a lock")),),
+        refusals=(
+            (
+                "beat_joker_spade_three",
+                {
+                    True: N_(
+                        "A lone joker can be covered only by the 3 of spades or by the other joker."
+                    ),
+                    False: N_("A lone joker can be covered only by the 3 of spades."),
+                },
+            ),
+        ),
     )
     house_rule = True
     fast_tables = False  # adds a play the tables do not hold
