@@ -209,6 +209,15 @@ REFUSALS: dict[str, Any] = {
             "The highest card of your straight must be higher than %(need)s; yours is %(got)s."
         ),
     },
+    # parts/straight_cover.py (R41, all_higher)
+    "straight_not_all_higher": N_(
+        "Every card of your straight must be higher than %(need)s, the highest card it covers; "
+        "your lowest is %(got)s."
+    ),
+    "straight_not_all_lower": N_(
+        "During a revolution every card of your straight must be lower than %(need)s, the "
+        "lowest card it covers; your highest is %(got)s."
+    ),
     "equal_not_allowed": N_("Equal plays are off: %(got)s does not beat %(need)s."),
     "set_too_low": {
         True: N_("%(got)s does not beat %(need)s: play a higher rank or the same rank."),

@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from cardverse.engine import Rules
 from cardverse.web import error_handlers, web_routes
 from cardverse.web.i18n import LANGUAGES, translator
+from cardverse.web.pages import PRESET_PAGES
 from cardverse.web.site import VARIANTS
 
 
@@ -203,6 +204,14 @@ LEADS = {
     "seven-pass": "With this option, whoever plays sevens gives as many cards to the next player.",
     "ten-discard": "With this option, whoever plays tens discards as many cards.",
     "daifugo": "The Japanese game with its house rules, every one of them on.",
+    "straight-cover": "With the value “All cards higher”, a straight covers a straight only when "
+    "every one of its cards is higher than every card it covers.",
+    "straight-revolution": "With this option, a long straight starts a revolution, like a set of "
+    "four.",
+    "five-card-sets": "With this option, the four cards of a rank and a joker make a set of five.",
+    "lead-every-round": "With this option, every round is led like the first, not by the Scum of "
+    "the round before.",
+    "uecda": "The standard rules of UECda, the computer Dai Fugō tournament.",
 }
 
 
@@ -212,7 +221,7 @@ def test_variant_pages_have_a_kicker_a_lead_and_a_caption(
     client: TestClient, slug: str, lang: str
 ) -> None:
     page = _page(client, f"/rules/{slug}", lang)
-    kicker = "President preset" if slug in ("cardverse", "daifugo") else "President variant"
+    kicker = "President preset" if slug in PRESET_PAGES else "President variant"
     match = re.search(
         r'<p class="kicker">(.*?)</p>\s*<h1>(.*?)</h1>\s*<p class="lead">(.*?)</p>', page
     )
@@ -522,17 +531,20 @@ SHEET_FACTS: list[Fact] = [
     ("R19", lambda r: r.revolution, "Every round starts in the normal order."),
     (
         "R18",
-        lambda r: r.revolution and r.straights and r.equal_plays,
+        lambda r: r.revolution and r.straights and not r.straight_revolution,
         "Straights never start a revolution, whatever their length: four cards of a straight are "
-        "no set of four. During a revolution, to beat a straight play one with a lower bottom card "
-        "or the same bottom card, in any suit.",
+        "no set of four.",
     ),
     (
-        "R18",
-        lambda r: r.revolution and r.straights and not r.equal_plays,
-        "Straights never start a revolution, whatever their length: four cards of a straight are "
-        "no set of four. During a revolution, to beat a straight play one with a lower bottom "
-        "card, in any suit.",
+        "R10",  # straights during a revolution (R41: with straight_cover top)
+        lambda r: r.revolution and r.straights and r.equal_plays and r.straight_cover == "top",
+        "During a revolution, to beat a straight play one with a lower bottom card or the same "
+        "bottom card, in any suit.",
+    ),
+    (
+        "R10",
+        lambda r: r.revolution and r.straights and not r.equal_plays and r.straight_cover == "top",
+        "During a revolution, to beat a straight play one with a lower bottom card, in any suit.",
     ),
     (
         "R24",
