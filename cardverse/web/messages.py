@@ -146,6 +146,8 @@ FIRST_LEAD_VALUES: dict[str, str] = {
 }
 JOKER_COUNTS = NP_("%(num)s joker", "%(num)s jokers")
 NO_JOKERS = N_("No jokers")
+# straight_revolution's length (R42): the shortest straight that starts a revolution
+STRAIGHT_LENGTHS = NP_("%(num)s card or more", "%(num)s cards or more")
 
 KIND_WORDS: dict[str, str] = {"set": N_("set"), "straight": N_("straight")}
 ALL_JOKERS_WORD = N_("jokers alone")
@@ -407,6 +409,8 @@ def option_value(name: str, value: Any, t: Translator) -> str:
         return t.gettext(FIRST_LEAD_VALUES[value])
     if name == "jokers" and isinstance(value, int):
         return t.gettext(NO_JOKERS) if value == 0 else t.plural(JOKER_COUNTS, value)
+    if name == "straight_revolution" and isinstance(value, int) and value:
+        return t.plural(STRAIGHT_LENGTHS, value)
     return str(value)
 
 

@@ -268,6 +268,7 @@ def test_uecda_preset_page_shows_its_options(client: TestClient) -> None:
     assert by_option["Suit lock"] == ("Off", "With jokers")  # R44
     assert by_option["Spade three"] == ("Off", "Also over a lock")  # R45
     assert by_option["Same lead every round"] == ("Off", "On")  # R46
+    assert by_option["Straight revolution"] == ("Off", "5 cards or more")  # R42
     assert by_option["First lead"][1] == "The holder of the 3 of diamonds"
     assert "locked" not in html.split("<tbody>")[1].split("</tbody>")[0]  # locks nothing
     assert 'href="/rules/uecda"' in client.get("/rules?lang=en").text
