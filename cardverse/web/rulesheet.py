@@ -551,19 +551,21 @@ def hints_from_query(query: Any) -> bool | None:
 
 
 def rules_from_query(query: Any) -> Rules:
-    """Rules from query parameters (``preset``, ``players``, options as 1/0, on/off, true/false).
+    """Rules from query parameters (``preset``, ``players``, options as 1/0, on/off, true/false,
+    or a named value).
 
     Raises :class:`~cardverse.engine.options.OptionsError` for values the rules do not allow.
     """
-    from ..engine.options import BOOLEAN_OPTIONS, SPECS, rules_from_dict
-    from ..engine.specs import INT
+    from ..engine.options import SPECS, rules_from_dict
+    from ..engine.specs import BOOL, INT, SWITCH
 
     data: dict[str, Any] = {}
     for key in ("preset", *OPTION_NAMES):
         raw = query.get(key)
         if raw is None or raw == "":
             continue
-        if key in BOOLEAN_OPTIONS:
+        if key in SPECS and SPECS[key].kind in (BOOL, SWITCH):
+            # on/off in any of its spellings; a switch's named values (R44, R45) pass as written
             lowered = raw.strip().lower()
             if lowered in ("1", "on", "true", "yes"):
                 data[key] = True
