@@ -61,10 +61,18 @@ class StraightCover(Part):
                 N_(
                     "A straight covers a straight of its length only when all its cards are "
                     "higher than all the cards it covers, in any suit: 8-9-10 and above cover "
-                    "5-6-7, 6-7-8 does not. During a revolution all its cards must be lower."
+                    "5-6-7, 6-7-8 does not."
                 ),
                 "straights&straight_cover=all_higher",
                 MAY,
+            ),
+            SheetLine(
+                N_(
+                    "During a revolution, a straight covers a straight of its length only when "
+                    "all its cards are lower than all the cards it covers."
+                ),
+                "revolution&straights&straight_cover=all_higher",
+                REVOLUTION,
             ),
             SheetLine(
                 N_(
