@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .first_lead import PART as FIRST_LEAD
+from . import first_lead
 from .base import BOOL, LEAD, N_, OptionSpec, Part, SheetLine, Words
 
 
@@ -47,7 +47,7 @@ class LeadEveryRound(Part):
         return bool(options["lead_every_round"])
 
     def round_leader(self, rules: Any, hands: list[int]) -> int | None:
-        return FIRST_LEAD.leader(rules.first_lead, hands)
+        return first_lead.PART.leader(rules.first_lead, hands)
 
 
 PART = LeadEveryRound()
