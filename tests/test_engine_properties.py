@@ -38,7 +38,7 @@ from cardverse.engine import (
 from cardverse.engine.cards import deck_mask
 from cardverse.notation import NotationError, read_position, record_to_json, replay_record, summary
 
-RULE_NUMBER = re.compile(r"R([1-9]|[1-3][0-9]|40)")
+RULE_NUMBER = re.compile(r"R([1-9]|[1-3][0-9]|4[0-9])")
 HOUSE_RULES = (
     "suit_lock",
     "jack_back",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import first_lead
+from .first_lead import PART as FIRST_LEAD
 from .base import BOOL, LEAD, N_, OptionSpec, Part, SheetLine, Words
 
 
@@ -47,7 +47,7 @@ class LeadEveryRound(Part):
         return bool(options["lead_every_round"])
 
     def round_leader(self, rules: Any, hands: list[int]) -> int | None:
-        return first_lead.PART.leader(rules.first_lead, hands)
+        return FIRST_LEAD.leader(rules.first_lead, hands)
 
 
-PART = LeadEveryRound()
+PART: LeadEveryRound = LeadEveryRound()  # declared: the mypyc build cannot infer it
