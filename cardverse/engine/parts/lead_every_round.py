@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .first_lead import PART as FIRST_LEAD
 from .base import BOOL, LEAD, N_, OptionSpec, Part, SheetLine, Words
+from .first_lead import PART as FIRST_LEAD
 
 
 class LeadEveryRound(Part):
