@@ -174,20 +174,23 @@ class SuitLock(Part):
         if round_.marks >> _SHIFT & 15:
             return True
         # R44: a set's jokers name their suits, which the set tables do not
-        return bool(round_.hands[round_.turn] & JOKER_MASK) and _with_jokers(round_)
+        return round_.rules.suit_lock == WITH_JOKERS and bool(
+            round_.hands[round_.turn] & JOKER_MASK
+        )
 
     def filter_plays(self, round_: RoundState, plays: list[int]) -> list[int]:
         lock = round_.marks >> _SHIFT & 15
-        rulebook = round_.ruleset
-        if not _with_jokers(round_):  # R31
+        if round_.rules.suit_lock != WITH_JOKERS:  # R31
             if not lock:
                 return plays
+            rulebook = round_.ruleset
             outside = 15 & ~lock
             return [
                 m
                 for m in plays
                 if not play_suits(m) & outside or rulebook.free_of_lock(round_, m)  # R45
             ]
+        rulebook = round_.ruleset
         out: list[int] = []
         outside = 15 & ~lock if lock else 0
         for move in plays:
@@ -238,15 +241,15 @@ class SuitLock(Part):
         old = round_.last_move
         if round_.marks >> _SHIFT & 15 or old is None:
             return
-        if _with_jokers(round_):  # R44: jokers count by their named suits
-            suits = named_suits(move)
-            if not suits or suits != named_suits(old):  # a suitless play starts no lock
-                return
-        else:  # R31: neither play holds a joker
-            if move & JOKER_MASK or old & JOKER_MASK:
+        if round_.rules.suit_lock != WITH_JOKERS:  # R31: neither play holds a joker
+            if (move | old) & JOKER_MASK:
                 return
             suits = play_suits(move)
             if suits != play_suits(old):
+                return
+        else:  # R44: jokers count by their named suits; a suitless play starts no lock
+            suits = named_suits(move)
+            if not suits or suits != named_suits(old):
                 return
         round_.marks |= suits << _SHIFT
         if round_.log is not None:
