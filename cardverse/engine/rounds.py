@@ -32,6 +32,7 @@ from .movegen import legal_plays, set_plays
 from .options import Rules
 from .plays import (
     CARDS_MASK,
+    DECLARATIONS_MASK,
     DISCARD,
     GIVE,
     PASS,
@@ -426,6 +427,13 @@ class Round:
                 "R5",
                 f"a set holds at most {largest} cards under these rules",
                 size=info.size,
+            )
+        if move & DECLARATIONS_MASK and not info.straight and not self.ruleset.set_joker_suits:
+            return refuse(
+                "joker_suit_not_named_here",
+                "R5",
+                "a joker in a set stands for the set's rank and names no suit under these rules: "
+                "declare no suit for it",
             )
         if self.last_move is not None:
             old = play_info(self.last_move)

@@ -60,6 +60,7 @@ class Ruleset:
         "reversers",
         "round_leaders",
         "rules",
+        "set_joker_suits",
         "straights_reverse",
         "trick_enders",
     )
@@ -99,6 +100,8 @@ class Ruleset:
         self.straights_reverse = any(p.reverses_straights for p in active)
         #: the parts whose plays no lock binds (R45)
         self.lock_free = _hooked(active, "free_of_lock")
+        #: a joker in a set names the suit it stands for here (R44); elsewhere it names none
+        self.set_joker_suits = any(p.names_set_joker_suits(options) for p in active)
         #: the parts that choose who leads a later round (R46)
         self.round_leaders = _hooked(active, "round_leader")
         #: the most cards a set may hold here (R5, R43)

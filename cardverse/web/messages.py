@@ -223,7 +223,20 @@ REFUSALS: dict[str, Any] = {
     "straight_without_natural": N_("A straight holds at least one card that is not a joker."),
     "straight_mixed_suits": N_("The cards of a straight must all be of one suit."),
     "joker_rank_missing": N_("Say which rank the joker stands for in the straight."),
-    "joker_not_played": N_("A rank was given for a joker that is not played."),
+    "joker_not_played": N_("A rank or a card was given for a joker that is not played."),
+    "joker_suit_taken": N_(
+        "%(joker)s cannot stand for a card of %(suit)s: the set already holds that card."
+    ),
+    "joker_suit_twice": N_("The two jokers must stand for cards of two different suits."),
+    "joker_suit_all_jokers": N_("A set made only of jokers stands for no suit."),
+    "joker_suit_unknown": N_("The card given for a joker is of no suit."),
+    "joker_suit_missing": N_(
+        "Say which card %(joker)s stands for in the set: one of a suit the set does not hold "
+        "(%(suits)s)."
+    ),
+    "joker_suit_not_named_here": N_(
+        "At this table a joker in a set stands for the set's rank only: it names no suit."
+    ),
     "straight_too_short": N_("A straight needs at least 3 cards."),
     "straight_not_consecutive": N_(
         "The ranks of a straight must follow one another, from 3 up to 2, without wrapping."
@@ -456,6 +469,10 @@ def refusal_text(
             ],
             t,
         )
+    if "suit" in params and params["suit"] in SUIT_LETTER_TO_KEY:
+        values["suit"] = t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[params["suit"]]])
+    if "joker" in params:
+        values["joker"] = card_short(str(params["joker"]), t)
     if "preset" in params:
         preset = str(params["preset"]).strip("'\"")
         values["preset"] = t.gettext(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset

@@ -518,6 +518,65 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
     assert plays and '"jokers":{"RJ":"8","BJ":"9"}' in plays[-1].replace(" ", "")
 
 
+def test_R44_a_set_joker_offers_each_suit_it_may_name(server_url: str, contexts: Any) -> None:
+    """Under the suit lock with jokers a set's joker names a card (R44): the choice lists each
+    card it may stand for, in words, and sends the chosen one."""
+    page = contexts("desktop")
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    rules = {"preset": "uecda", "players": 3}
+    created = page.request.post(f"{server_url}/api/tables", data={"name": "Ada", "rules": rules})
+    table_id = created.json()["table_id"]
+    page.goto(f"{server_url}/t/{table_id}?lang=en")
+    wait_for(page, f"document.querySelector('{APP}').dataset.phase === 'lobby'")
+    full_rules = page.request.get(f"{server_url}/api/tables/{table_id}").json()["rules"]
+    seats = [
+        {"seat": i, "kind": "human", "name": name, "level": None, "connected": True}
+        | {"auto": None, "host": i == 0}
+        for i, name in enumerate(["Ada", "Bo", "Cy"])
+    ]
+    moves = [
+        {"action": "play", "cards": ["7H"]},
+        {"action": "play", "cards": ["RJ"]},
+        *[
+            {"action": "play", "cards": ["7H", "RJ"], "jokers": {"RJ": card}}
+            for card in ("7C", "7D", "7S")
+        ],
+    ]
+    view = {
+        "seat": 0, "rules": full_rules, "round": 1, "phase": "play",
+        "hand": ["7H", "RJ"], "hand_counts": [2, 18, 18], "turn": 0, "leader": 0,
+        "trick": [], "history": [], "passed": [], "finished": [], "revolution": False,
+        "reversed_order": False, "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [],
+        "exchange_pairs": [],
+        "legal_moves": moves,
+    }  # fmt: skip
+    table = {
+        "type": "table", "table_id": table_id, "phase": "playing", "host": 0,
+        "rules": full_rules, "turn_timer": None, "game": 1, "records": [], "seats": seats,
+    }  # fmt: skip
+    for message in (
+        table,
+        {"type": "welcome", "seat": 0, "name": "Ada", "host": True, "last_seq": 0, "resumed": True},
+        {"type": "state", "v": 1, "at": {"game": 1, "round": 1, "step": 0}, "view": view}
+        | {"timer": None, "events": []},
+    ):
+        page.evaluate("message => window.cardverseTable.receive(message)", message)
+    wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
+    for code in ("7H", "RJ"):
+        page.click(f'#hand .hand-card[data-card="{code}"]')
+    page.click("#play-button")
+    choices = page.locator("#choice-list button")
+    assert choices.count() == 3
+    assert choices.all_inner_texts() == [
+        f"Set: 7♥ Red joker (Red joker as 7{suit})" for suit in "♣♦♠"
+    ]
+    page.click("#choice-list li:nth-child(3) button")
+    wait_for(page, "document.querySelector('#choices').hidden")
+    plays = [frame for frame in sent if '"type":"play"' in frame.replace(" ", "")]
+    assert plays and '"jokers":{"RJ":"7S"}' in plays[-1].replace(" ", "")
+
+
 def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
     server_url: str, contexts: Any
 ) -> None:

@@ -158,6 +158,11 @@ class Part:
         """Whether ``move`` may be made now whatever lock is in force (R45)."""
         return False
 
+    def names_set_joker_suits(self, options: Mapping[str, Any]) -> bool:
+        """Whether, at a table with these option values, a joker in a set names the suit of the
+        card it stands for (R44); where no active part says so, a declared suit is refused."""
+        return False
+
     def round_leader(self, rules: Any, hands: list[int]) -> int | None:
         """Who leads a round after the first, once the exchange is over (R46), if this rule
         says; else R24's previous Scum."""
