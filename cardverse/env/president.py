@@ -21,7 +21,8 @@ others.
 from __future__ import annotations
 
 import random
-from typing import Any
+import struct
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -103,6 +104,102 @@ _NO_ACTION.flags.writeable = False
 RENDER_MODES = ("ansi", "human")
 
 
+# The observation is assembled from the bytes of its float32 numbers (little-endian, as numpy
+# reads them on every platform numpy supports here): ready-made pieces, looked up, joined, read.
+_FLOAT = struct.Struct("<f")
+#: the 8 numbers of each byte of a card set (bit i → 1.0 at place i), and of its last 6 bits
+_BYTE_FLOATS: Final = tuple(
+    b"".join(_FLOAT.pack(float(byte >> bit & 1)) for bit in range(8)) for byte in range(256)
+)
+_LAST_FLOATS: Final = tuple(piece[: 4 * (CARDS - 48)] for piece in _BYTE_FLOATS[: 1 << CARDS - 48])
+_CARD_CACHE: dict[int, bytes] = {}  # card set → its 54 numbers (bounded: cleared when large)
+_CARD_CACHE_SIZE = 1 << 16
+_FULL_HAND = 20  # a seat's "cards held / 20" is 1 from 20 cards on
+#: a seat's three numbers by (cards held, at most 20) << 2 | passed << 1 | gone out
+_SEAT_FLOATS: Final = tuple(
+    struct.pack("<3f", min(held / 20.0, 1.0), float(passed), float(out))
+    for held in range(_FULL_HAND + 1)
+    for passed in (0, 1)
+    for out in (0, 1)
+)
+_NO_SEAT = bytes(4 * SEAT_FIELDS)
+_PLAYING_BIT = 1 + len(MARK_BITS)  # where "playing" is in the flags (FLAG_NAMES, bit by bit)
+_MARK_FLAGS: dict[int, int] = {}  # the round's marks → their flags, packed bit after bit
+_FLAG_FLOATS: dict[int, bytes] = {}  # the flags, bit by bit → their numbers
+
+
+_ONE = _FLOAT.pack(1.0)
+_ZERO = _FLOAT.pack(0.0)
+_FEW_CHANGES = 6  # more changed cards than this: the part is rebuilt from the tables
+
+
+class _CardPart:
+    """A card set's 54 numbers kept up to date: when the set changes, only the numbers of the
+    cards that came or went are rewritten (a play changes a hand or the played cards by one to
+    four cards)."""
+
+    __slots__ = ("cards", "floats")
+
+    def __init__(self) -> None:
+        self.cards = 0
+        self.floats = bytearray(4 * CARDS)
+
+    def set(self, cards: int) -> None:
+        changed = self.cards ^ cards
+        self.cards = cards
+        if changed.bit_count() > _FEW_CHANGES:
+            self.floats[:] = _card_floats(cards)
+            return
+        floats = self.floats
+        while changed:
+            low = changed & -changed
+            at = 4 * (low.bit_length() - 1)
+            floats[at : at + 4] = _ONE if cards & low else _ZERO
+            changed ^= low
+
+
+def _card_floats(cards: int) -> bytes:
+    """The 54 numbers of a card set (1.0 for each card in it), as float32 bytes."""
+    floats = _CARD_CACHE.get(cards)
+    if floats is None:
+        table = _BYTE_FLOATS
+        floats = b"".join(
+            (
+                table[cards & 255],
+                table[cards >> 8 & 255],
+                table[cards >> 16 & 255],
+                table[cards >> 24 & 255],
+                table[cards >> 32 & 255],
+                table[cards >> 40 & 255],
+                _LAST_FLOATS[cards >> 48],
+            )
+        )
+        if len(_CARD_CACHE) >= _CARD_CACHE_SIZE:
+            _CARD_CACHE.clear()
+        _CARD_CACHE[cards] = floats
+    return floats
+
+
+def _mark_flags(marks: int) -> int:
+    """The flags of the round's marks (MARK_BITS), packed from bit 0."""
+    flags = _MARK_FLAGS.get(marks)
+    if flags is None:
+        flags = _MARK_FLAGS[marks] = sum(
+            (marks >> bit & 1) << place for place, bit in enumerate(MARK_BITS)
+        )
+    return flags
+
+
+def _flag_floats(flags: int) -> bytes:
+    """The numbers of the flags part (FLAG_NAMES), bit i of ``flags`` giving number i."""
+    floats = _FLAG_FLOATS.get(flags)
+    if floats is None:
+        floats = _FLAG_FLOATS[flags] = b"".join(
+            _FLOAT.pack(float(flags >> place & 1)) for place in range(len(FLAG_NAMES))
+        )
+    return floats
+
+
 class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
     """President as an AEC environment (see the module's docstring and docs/env.md)."""
 
@@ -143,6 +240,15 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._rng = random.Random()
         self.game: Game | None = None
         self._cached_mask: np.ndarray | None = None
+        self._legal = bytearray(NUM_ACTIONS)  # the bytes of the cached mask
+        self._rewarded = False
+        players = self.rules.players
+        #: for each seat, the seats from it on, clockwise (the order of the per-seat parts)
+        self._clockwise = tuple(
+            tuple((seat + offset) % players for offset in range(players)) for seat in range(players)
+        )
+        self._empty_seats = _NO_SEAT * (MAX_SEATS - players)
+        self._points_floats: list[bytes | None] = [None] * players
 
     # -- spaces -------------------------------------------------------------------------------
 
@@ -159,9 +265,14 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._rng.seed(seed)
         self.game = Game(self.rules, rng=random.Random(self._rng.getrandbits(64)))
         self._clear_round()
+        self._points_floats = [None] * self.rules.players
+        self._hand_parts = [_CardPart() for _ in range(self.rules.players)]
+        self._played_part = _CardPart()
         self._picked = 0
         self._pick_targets: list[int] | None = None
         self._cached_mask = None
+        self._legal = bytearray(NUM_ACTIONS)
+        self._rewarded = False  # whether some reward of the last step is not 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -212,9 +323,12 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 self._owed = ""
             elif isinstance(event, RoundStarted):
                 self._clear_round()
-            elif isinstance(event, RoundOver) and self.reward_kind == "points":
-                for seat, points in enumerate(event.points):
-                    self.rewards[self.possible_agents[seat]] += float(points)
+            elif isinstance(event, RoundOver):
+                self._points_floats = [None] * self.rules.players  # the totals changed
+                if self.reward_kind == "points":
+                    self._rewarded = True
+                    for seat, points in enumerate(event.points):
+                        self.rewards[self.possible_agents[seat]] += float(points)
 
     def _require(self) -> Game:
         if self.game is None:
@@ -228,23 +342,27 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             return
         game = self._require()
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards are 0 but after a round's end
+            self._clear_rewards()
+            self._rewarded = False
         if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, not None")
         index = int(action)
-        mask = self._mask()
-        if not 0 <= index < NUM_ACTIONS or not mask[index]:
+        self._mask()
+        if not 0 <= index < NUM_ACTIONS or not self._legal[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not legal for {agent} now")
         move = self._move_for(index)
         self._cached_mask = None
         if move is not None:
             self._picked = 0
-            self._note(game.apply(move))
+            # the mask holds exactly the legal moves of this state: no second check is needed
+            self._note(game.apply_trusted(move))
             if game.is_terminal:
                 self._finish(game)
             else:
                 self._advance()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
 
@@ -259,7 +377,8 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if index < DONE:
             self._picked |= 1 << (index - FIRST_PICK)
             picked = self._picked
-            if any(t != picked and t & picked == picked for t in targets if _prefix(picked, t)):
+            below = (1 << picked.bit_length()) - 1  # a target goes on from picked: _prefix
+            if any(t & below == picked and t != picked for t in targets):
                 return None  # more cards may follow: the same agent picks again
         return self._finished_give(self._picked)
 
@@ -276,6 +395,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _finish(self, game: Game) -> None:
         if self.reward_kind == "win_loss":
+            self._rewarded = True
             places = standings(game.points)
             for seat, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = 1.0 if places[seat] == 0 else -1.0
@@ -289,36 +409,41 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
     # -- what an agent sees -------------------------------------------------------------------
 
     def _mask(self) -> np.ndarray:
-        """The legal indices of the agent to act (computed once per state)."""
+        """The legal indices of the agent to act (computed once per state, handed out
+        read-only: nobody changes it)."""
         mask = self._cached_mask
         if mask is None:
-            mask = self._cached_mask = self._compute_mask()
-            mask.flags.writeable = False  # handed out as it is: nobody changes it
+            legal = self._compute_mask()
+            mask = self._cached_mask = np.frombuffer(legal, np.int8)
+            mask.flags.writeable = False
+            self._legal = legal
         return mask
 
-    def _compute_mask(self) -> np.ndarray:
+    def _compute_mask(self) -> bytearray:
+        """The mask's bytes, 1 at each legal index: a play's index straight from the table of
+        plays (PLAY_INDEX), a give's or a discard's next picks from its targets."""
         game = self._require()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = bytearray(NUM_ACTIONS)
         if game.current_player is None:
             return mask
         moves = game.legal_moves()
         if moves and is_pick_move(moves[0]):
             picked = self._picked
-            targets = self._targets()
+            below = (1 << picked.bit_length()) - 1  # a target goes on from picked: _prefix
             done = False
-            for target in targets:
-                if not _prefix(picked, target):
-                    continue
-                rest = target & ~picked
-                if rest:
-                    mask[FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
-                else:
-                    done = True
+            for target in self._targets():
+                if target & below == picked:
+                    rest = target ^ picked
+                    if rest:
+                        mask[FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
+                    else:
+                        done = True
             if done and picked:
                 mask[DONE] = 1
             return mask
         index = PLAY_INDEX
-        mask[[index[m] for m in moves]] = 1
+        for move in moves:
+            mask[index[move]] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -331,40 +456,69 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         }
 
     def _observation(self, game: Game, seat: int) -> np.ndarray:
-        """The seat's observation: its own hand and the public state of the game (R26)."""
+        """The seat's observation: its own hand and the public state of the game (R26).
+
+        Built as the bytes of its float32 numbers, then read by numpy in one go: the hand's and
+        the played cards' numbers are kept and updated by the cards that changed, the rest comes
+        from tables of ready-made pieces (a card set's 54 numbers, a seat's three, the flags).
+        ``tests/test_env_fast_path.py`` checks it against the plain computation."""
+        hands = game.hands
+        hand = self._hand_parts[seat]
+        if hand.cards != hands[seat]:
+            hand.set(hands[seat])
+        played = self._played_part
+        if played.cards != self._played:
+            played.set(self._played)
+        to_beat = self._to_beat & CARDS_MASK
         picked = self._picked if game.current_player == seat else 0
-        masks = (game.hand(seat), self._played, self._to_beat & CARDS_MASK, picked)
-        # the four card sets in one go: 7 bytes (56 bits) each, the last two bits dropped
-        raw = b"".join(mask.to_bytes(7, "little") for mask in masks)
-        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        out[:SEATS] = bits.reshape(4, 56)[:, :CARDS].ravel()
-        players = self.rules.players
-        scale = players * self.rules.rounds
-        seats = [0.0] * (MAX_SEATS * SEAT_FIELDS)
-        points = [0.0] * MAX_SEATS
-        passed, finished, totals, hands = self._passed, self._finished, game.points, game.hands
-        for offset, hand in enumerate(hands[seat:] + hands[:seat]):
-            other = (seat + offset) % players
-            base = offset * SEAT_FIELDS
-            seats[base] = min(hand.bit_count() / 20.0, 1.0)  # how many: public
-            seats[base + 1] = passed >> other & 1
-            seats[base + 2] = finished >> other & 1
-            points[offset] = totals[other] / scale
-        owed = self._owed
-        marks = game.marks
-        playing = game.phase is Phase.PLAY
-        flags = [
-            game.revolution,
-            *(marks >> bit & 1 for bit in MARK_BITS),
-            playing and not owed,
-            game.phase is Phase.EXCHANGE,
-            owed == "give",
-            owed == "discard",
-            playing and not self._to_beat,
+        cache = _CARD_CACHE
+        parts: list[bytes | bytearray] = [
+            hand.floats,
+            played.floats,
+            cache.get(to_beat) or _card_floats(to_beat),
+            cache.get(picked) or _card_floats(picked),
         ]
-        out[SEATS:] = seats + flags + points
-        return out
+        passed = self._passed
+        finished = self._finished
+        for other in self._clockwise[seat]:
+            held = hands[other].bit_count()
+            parts.append(
+                _SEAT_FLOATS[
+                    (held if held < _FULL_HAND else _FULL_HAND) << 2
+                    | (passed >> other & 1) << 1
+                    | finished >> other & 1
+                ]
+            )
+        parts.append(self._empty_seats)
+        owed = self._owed
+        phase = game.phase
+        playing = phase is Phase.PLAY
+        marks = game.marks
+        mark_flags = _MARK_FLAGS.get(marks)
+        if mark_flags is None:
+            mark_flags = _mark_flags(marks)
+        flags = (
+            game.revolution
+            | mark_flags << 1
+            | (playing and not owed) << _PLAYING_BIT
+            | (phase is Phase.EXCHANGE) << _PLAYING_BIT + 1
+            | (owed == "give") << _PLAYING_BIT + 2
+            | (owed == "discard") << _PLAYING_BIT + 3
+            | (playing and not self._to_beat) << _PLAYING_BIT + 4
+        )
+        parts.append(_FLAG_FLOATS.get(flags) or _flag_floats(flags))
+        points = self._points_floats[seat]
+        if points is None:
+            points = self._points_floats[seat] = self._seat_points(game, seat)
+        parts.append(points)
+        return np.frombuffer(bytearray(b"".join(parts)), np.float32)
+
+    def _seat_points(self, game: Game, seat: int) -> bytes:
+        """The points part of the seat's observation (it changes only as a round ends)."""
+        scale = self.rules.players * self.rules.rounds
+        totals = game.points
+        values = [totals[other] / scale for other in self._clockwise[seat]]
+        return struct.pack(f"<{MAX_SEATS}f", *values, *[0.0] * (MAX_SEATS - len(values)))
 
     def raw_observation(self, agent: str) -> PlayerView:
         """The seat's view as the engine gives it to bots (R26): hand, public state, legal moves."""
