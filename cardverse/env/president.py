@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import random
 import struct
+from functools import reduce
+from itertools import compress
+from operator import and_, neg, or_
 from typing import Any, Final
 
 import numpy as np
@@ -43,7 +46,7 @@ from ..engine.events import (
     WentOut,
 )
 from ..engine.parts import REPORTS
-from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, HIDDEN, PASS
 from ..engine.reports import FLAG
 from ..moves import Move
 from .action_table import (
@@ -56,7 +59,6 @@ from .action_table import (
     action_name,
     index_of_play,
     is_pick_move,
-    pick_masks,
 )
 
 MAX_SEATS = 8
@@ -99,8 +101,12 @@ FLAG_NAMES = (
 POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)
 OBSERVATION_SIZE = POINTS + MAX_SEATS
 REWARDS = ("points", "win_loss")
-_NO_ACTION = np.zeros(NUM_ACTIONS, np.int8)  # the mask of an agent not to act
-_NO_ACTION.flags.writeable = False
+PICKED_KINDS = GIVE | DISCARD  # the moves chosen card by card
+_NO_ACTION_BYTES = bytes(NUM_ACTIONS)
+_NO_ACTION = np.frombuffer(_NO_ACTION_BYTES, np.int8)  # the mask of an agent not to act
+#: the masks of a single legal play (mostly the pass alone), by its index: shared, read-only
+_ONE_ACTION: dict[int, bytes] = {}
+_ONE_ACTION_SIZE = 64
 RENDER_MODES = ("ansi", "human")
 
 
@@ -123,9 +129,9 @@ _SEAT_FLOATS: Final = tuple(
     for out in (0, 1)
 )
 _NO_SEAT = bytes(4 * SEAT_FIELDS)
-_PLAYING_BIT = 1 + len(MARK_BITS)  # where "playing" is in the flags (FLAG_NAMES, bit by bit)
-_MARK_FLAGS: dict[int, int] = {}  # the round's marks → their flags, packed bit after bit
-_FLAG_FLOATS: dict[int, bytes] = {}  # the flags, bit by bit → their numbers
+#: (phase, owed, revolution, marks, no play to beat) → the numbers of the flags part
+_FLAG_PIECES: dict[tuple[Phase, str, bool, int, bool], bytes] = {}
+_FLAG_PIECES_SIZE = 4096
 
 
 _ONE = _FLOAT.pack(1.0)
@@ -180,24 +186,23 @@ def _card_floats(cards: int) -> bytes:
     return floats
 
 
-def _mark_flags(marks: int) -> int:
-    """The flags of the round's marks (MARK_BITS), packed from bit 0."""
-    flags = _MARK_FLAGS.get(marks)
-    if flags is None:
-        flags = _MARK_FLAGS[marks] = sum(
-            (marks >> bit & 1) << place for place, bit in enumerate(MARK_BITS)
-        )
-    return flags
-
-
-def _flag_floats(flags: int) -> bytes:
-    """The numbers of the flags part (FLAG_NAMES), bit i of ``flags`` giving number i."""
-    floats = _FLAG_FLOATS.get(flags)
-    if floats is None:
-        floats = _FLAG_FLOATS[flags] = b"".join(
-            _FLOAT.pack(float(flags >> place & 1)) for place in range(len(FLAG_NAMES))
-        )
-    return floats
+def _flag_piece(phase: Phase, owed: str, revolution: bool, marks: int, no_play: bool) -> bytes:
+    """The numbers of the flags part (FLAG_NAMES, in order) for a state of the game."""
+    playing = phase is Phase.PLAY
+    flags = [
+        revolution,
+        *(marks >> bit & 1 for bit in MARK_BITS),
+        playing and not owed,
+        phase is Phase.EXCHANGE,
+        owed == "give",
+        owed == "discard",
+        playing and no_play,  # leading
+    ]
+    piece = struct.pack(f"<{len(flags)}f", *map(float, flags))
+    if len(_FLAG_PIECES) >= _FLAG_PIECES_SIZE:
+        _FLAG_PIECES.clear()
+    _FLAG_PIECES[phase, owed, revolution, marks, no_play] = piece
+    return piece
 
 
 class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
@@ -240,7 +245,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._rng = random.Random()
         self.game: Game | None = None
         self._cached_mask: np.ndarray | None = None
-        self._legal = bytearray(NUM_ACTIONS)  # the bytes of the cached mask
+        self._legal = _NO_ACTION_BYTES  # the bytes of the cached mask
         self._rewarded = False
         players = self.rules.players
         #: for each seat, the seats from it on, clockwise (the order of the per-seat parts)
@@ -249,6 +254,10 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         )
         self._empty_seats = _NO_SEAT * (MAX_SEATS - players)
         self._points_floats: list[bytes | None] = [None] * players
+        #: each seat's three numbers (cards held, passed, gone out), rebuilt as they change
+        self._seat_pieces = [_SEAT_FLOATS[0]] * players
+        self._every_seat = (1 << players) - 1
+        self._changed_seats = self._every_seat
 
     # -- spaces -------------------------------------------------------------------------------
 
@@ -268,10 +277,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._points_floats = [None] * self.rules.players
         self._hand_parts = [_CardPart() for _ in range(self.rules.players)]
         self._played_part = _CardPart()
+        self._changed_seats = self._every_seat  # the seats whose piece is to be rebuilt
         self._picked = 0
-        self._pick_targets: list[int] | None = None
+        self._pick_targets: dict[int, int] | None = None
         self._cached_mask = None
-        self._legal = bytearray(NUM_ACTIONS)
+        self._legal = _NO_ACTION_BYTES
         self._rewarded = False  # whether some reward of the last step is not 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -302,33 +312,38 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _note(self, events: list[Any]) -> None:
         """Follow the round's public state through what happened (the events every seat is
-        told; the cards of a seven pass are not read)."""
+        told; the cards of a seven pass are not read). A play or a pass changes its seat's
+        part of the observations; anything else may change every seat's."""
         for event in events:
             if isinstance(event, Played):
                 self._played |= event.move & CARDS_MASK
                 self._to_beat = event.move
+                self._changed_seats |= 1 << event.seat
             elif isinstance(event, Passed):
                 self._passed |= 1 << event.seat
-            elif isinstance(event, TrickEnded):
-                self._to_beat = 0
-                self._passed = 0
-            elif isinstance(event, WentOut):
-                self._finished |= 1 << event.seat
-            elif isinstance(event, OwedAction):
-                self._owed = event.owed
-            elif isinstance(event, Gave):
-                self._owed = ""
-            elif isinstance(event, Discarded):
-                self._played |= event.cards
-                self._owed = ""
-            elif isinstance(event, RoundStarted):
-                self._clear_round()
-            elif isinstance(event, RoundOver):
-                self._points_floats = [None] * self.rules.players  # the totals changed
-                if self.reward_kind == "points":
-                    self._rewarded = True
-                    for seat, points in enumerate(event.points):
-                        self.rewards[self.possible_agents[seat]] += float(points)
+                self._changed_seats |= 1 << event.seat
+            else:
+                self._changed_seats = self._every_seat
+                if isinstance(event, TrickEnded):
+                    self._to_beat = 0
+                    self._passed = 0
+                elif isinstance(event, WentOut):
+                    self._finished |= 1 << event.seat
+                elif isinstance(event, OwedAction):
+                    self._owed = event.owed
+                elif isinstance(event, Gave):
+                    self._owed = ""
+                elif isinstance(event, Discarded):
+                    self._played |= event.cards
+                    self._owed = ""
+                elif isinstance(event, RoundStarted):
+                    self._clear_round()
+                elif isinstance(event, RoundOver):
+                    self._points_floats = [None] * self.rules.players  # the totals changed
+                    if self.reward_kind == "points":
+                        self._rewarded = True
+                        for seat, points in enumerate(event.points):
+                            self.rewards[self.possible_agents[seat]] += float(points)
 
     def _require(self) -> Game:
         if self.game is None:
@@ -348,10 +363,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, not None")
         index = int(action)
-        self._mask()
+        if self._cached_mask is None:
+            self._mask()
         if not 0 <= index < NUM_ACTIONS or not self._legal[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not legal for {agent} now")
-        move = self._move_for(index)
+        move = PLAY_MOVES[index] if index < FIRST_PICK else self._move_for(index)
         self._cached_mask = None
         if move is not None:
             self._picked = 0
@@ -359,8 +375,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._note(game.apply_trusted(move))
             if game.is_terminal:
                 self._finish(game)
-            else:
+            elif game.is_chance_node:
                 self._advance()
+            else:
+                self.agent_selection = self.possible_agents[game.turn]  # type: ignore[index]
+                self._pick_targets = None
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -373,25 +392,32 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """The move an index makes now, or None for a pick that leaves the give unfinished."""
         if index < FIRST_PICK:
             return PLAY_MOVES[index]
-        targets = self._targets()
+        gives = self._gives()
         if index < DONE:
             self._picked |= 1 << (index - FIRST_PICK)
-            picked = self._picked
-            below = (1 << picked.bit_length()) - 1  # a target goes on from picked: _prefix
-            if any(t & below == picked and t != picked for t in targets):
+            if any(map(self._picked.__ne__, _going_on(list(gives), self._picked))):
                 return None  # more cards may follow: the same agent picks again
-        return self._finished_give(self._picked)
+        return gives[self._picked]
 
-    def _finished_give(self, cards: int) -> int:
-        for move in self._require().legal_moves():
-            if move & (GIVE | DISCARD) and move & CARDS_MASK == cards:
-                return move
-        raise AssertionError("the mask allowed a give the game refuses")  # pragma: no cover
+    def _gives(self) -> dict[int, int]:
+        """The legal gives or discards of the agent to act, by their cards (picks' targets)."""
+        gives = self._pick_targets
+        if gives is None:
+            moves = self._require().legal_moves()
+            if all(map(PICKED_KINDS.__and__, moves)) and not any(map(HIDDEN.__and__, moves)):
+                # as always when one is owed: gives or discards only (built in C, by hundreds)
+                gives = dict(zip(map(CARDS_MASK.__and__, moves), moves, strict=True))
+            else:
+                gives = {
+                    move & CARDS_MASK: move
+                    for move in moves
+                    if move & PICKED_KINDS and not move & HIDDEN
+                }
+            self._pick_targets = gives
+        return gives
 
     def _targets(self) -> list[int]:
-        if self._pick_targets is None:
-            self._pick_targets = pick_masks(self._require().legal_moves())
-        return self._pick_targets
+        return list(self._gives())
 
     def _finish(self, game: Game) -> None:
         if self.reward_kind == "win_loss":
@@ -413,47 +439,65 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         read-only: nobody changes it)."""
         mask = self._cached_mask
         if mask is None:
-            legal = self._compute_mask()
-            mask = self._cached_mask = np.frombuffer(legal, np.int8)
-            mask.flags.writeable = False
-            self._legal = legal
+            legal = self._legal = self._compute_mask()
+            mask = self._cached_mask = np.frombuffer(legal, np.int8)  # bytes: read-only
         return mask
 
-    def _compute_mask(self) -> bytearray:
+    def _compute_mask(self) -> bytes:
         """The mask's bytes, 1 at each legal index: a play's index straight from the table of
         plays (PLAY_INDEX), a give's or a discard's next picks from its targets."""
         game = self._require()
-        mask = bytearray(NUM_ACTIONS)
         if game.current_player is None:
-            return mask
+            return _NO_ACTION_BYTES
+        if self._pick_targets is not None:  # a give or a discard is being picked
+            return self._pick_mask(self._pick_targets)
         moves = game.legal_moves()
+        if len(moves) == 1 and not is_pick_move(moves[0]):  # often: the pass alone
+            only = PLAY_INDEX[moves[0]]
+            alone = _ONE_ACTION.get(only)
+            if alone is None:
+                if len(_ONE_ACTION) >= _ONE_ACTION_SIZE:
+                    _ONE_ACTION.clear()
+                alone = _ONE_ACTION[only] = bytes(only) + b"\1" + bytes(NUM_ACTIONS - only - 1)
+            return alone
         if moves and is_pick_move(moves[0]):
-            picked = self._picked
-            below = (1 << picked.bit_length()) - 1  # a target goes on from picked: _prefix
-            done = False
-            for target in self._targets():
-                if target & below == picked:
-                    rest = target ^ picked
-                    if rest:
-                        mask[FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
-                    else:
-                        done = True
-            if done and picked:
-                mask[DONE] = 1
-            return mask
-        index = PLAY_INDEX
+            return self._pick_mask(self._gives())
+        mask = bytearray(NUM_ACTIONS)
+        play_index = PLAY_INDEX
         for move in moves:
-            mask[index[move]] = 1
-        return mask
+            mask[play_index[move]] = 1
+        return bytes(mask)
+
+    def _pick_mask(self, gives: dict[int, int]) -> bytes:
+        """The mask while a give or a discard is picked: the next card of each legal one that
+        goes on from the cards picked so far, and "done" when those make one already."""
+        mask = bytearray(NUM_ACTIONS)
+        picked = self._picked
+        rests = _going_on(list(gives), picked)
+        if picked:
+            rests = list(map(picked.__xor__, rests))
+        # the next pick of each: the lowest card of what it has beyond the cards picked
+        nexts = reduce(or_, map(and_, rests, map(neg, rests)), 0)
+        while nexts:
+            low = nexts & -nexts
+            mask[FIRST_PICK + low.bit_length() - 1] = 1
+            nexts ^= low
+        if picked and 0 in rests:
+            mask[DONE] = 1
+        return bytes(mask)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._require()
+        game = self.game
+        if game is None:
+            game = self._require()  # raises
         seat = self.agent_name_mapping[agent]
-        own_turn = game.current_player == seat and not game.is_terminal
-        return {
-            "observation": self._observation(game, seat),
-            "action_mask": self._mask() if own_turn else _NO_ACTION,
-        }
+        if game.current_player == seat and not game.is_terminal:
+            mask = self._cached_mask
+            if mask is None:
+                mask = self._mask()
+        else:
+            mask = _NO_ACTION
+        return {"observation": self._observation(game, seat), "action_mask": mask}
 
     def _observation(self, game: Game, seat: int) -> np.ndarray:
         """The seat's observation: its own hand and the public state of the game (R26).
@@ -478,35 +522,30 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             cache.get(to_beat) or _card_floats(to_beat),
             cache.get(picked) or _card_floats(picked),
         ]
-        passed = self._passed
-        finished = self._finished
-        for other in self._clockwise[seat]:
-            held = hands[other].bit_count()
-            parts.append(
-                _SEAT_FLOATS[
+        pieces = self._seat_pieces
+        changed = self._changed_seats
+        if changed:  # the seats that played or passed since (every seat after anything else)
+            passed = self._passed
+            finished = self._finished
+            while changed:
+                low = changed & -changed
+                other = low.bit_length() - 1
+                held = hands[other].bit_count()
+                pieces[other] = _SEAT_FLOATS[
                     (held if held < _FULL_HAND else _FULL_HAND) << 2
                     | (passed >> other & 1) << 1
                     | finished >> other & 1
                 ]
-            )
+                changed ^= low
+            self._changed_seats = 0
+        parts += pieces[seat:]  # from this seat on, clockwise
+        parts += pieces[:seat]
         parts.append(self._empty_seats)
-        owed = self._owed
-        phase = game.phase
-        playing = phase is Phase.PLAY
-        marks = game.marks
-        mark_flags = _MARK_FLAGS.get(marks)
-        if mark_flags is None:
-            mark_flags = _mark_flags(marks)
-        flags = (
-            game.revolution
-            | mark_flags << 1
-            | (playing and not owed) << _PLAYING_BIT
-            | (phase is Phase.EXCHANGE) << _PLAYING_BIT + 1
-            | (owed == "give") << _PLAYING_BIT + 2
-            | (owed == "discard") << _PLAYING_BIT + 3
-            | (playing and not self._to_beat) << _PLAYING_BIT + 4
-        )
-        parts.append(_FLAG_FLOATS.get(flags) or _flag_floats(flags))
+        state = (game.phase, self._owed, game.revolution, game.marks, not self._to_beat)
+        flags = _FLAG_PIECES.get(state)
+        if flags is None:
+            flags = _flag_piece(*state)
+        parts.append(flags)
         points = self._points_floats[seat]
         if points is None:
             points = self._points_floats[seat] = self._seat_points(game, seat)
@@ -571,6 +610,15 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def close(self) -> None:
         pass
+
+
+def _going_on(targets: list[int], picked: int) -> list[int]:
+    """The targets that go on from ``picked`` (:func:`_prefix`: the cards picked are their lowest
+    cards), filtered in C (itertools and the int methods): gives can number hundreds."""
+    if not picked:
+        return targets
+    below = (1 << picked.bit_length()) - 1
+    return list(compress(targets, map(picked.__eq__, map(below.__and__, targets))))
 
 
 def _prefix(picked: int, target: int) -> bool:
