@@ -40,9 +40,11 @@ from ..engine.events import (
     OwedAction,
     Passed,
     Played,
+    RevolutionChanged,
     RoundOver,
     RoundStarted,
     TrickEnded,
+    TrickStateChanged,
     WentOut,
 )
 from ..engine.parts import REPORTS
@@ -118,6 +120,8 @@ _BYTE_FLOATS: Final = tuple(
     b"".join(_FLOAT.pack(float(byte >> bit & 1)) for bit in range(8)) for byte in range(256)
 )
 _LAST_FLOATS: Final = tuple(piece[: 4 * (CARDS - 48)] for piece in _BYTE_FLOATS[: 1 << CARDS - 48])
+_NO_CARDS: Final = bytes(4 * CARDS)
+_JOIN: Final = bytearray().join  # pieces → one new bytearray
 _CARD_CACHE: dict[int, bytes] = {}  # card set → its 54 numbers (bounded: cleared when large)
 _CARD_CACHE_SIZE = 1 << 16
 _FULL_HAND = 20  # a seat's "cards held / 20" is 1 from 20 cards on
@@ -128,58 +132,35 @@ _SEAT_FLOATS: Final = tuple(
     for passed in (0, 1)
     for out in (0, 1)
 )
+_HELD_CODE: Final = tuple(min(held, _FULL_HAND) << 2 for held in range(CARDS + 1))
 _NO_SEAT = bytes(4 * SEAT_FIELDS)
 #: (phase, owed, revolution, marks, no play to beat) → the numbers of the flags part
 _FLAG_PIECES: dict[tuple[Phase, str, bool, int, bool], bytes] = {}
 _FLAG_PIECES_SIZE = 4096
 
 
-_ONE = _FLOAT.pack(1.0)
-_ZERO = _FLOAT.pack(0.0)
-_FEW_CHANGES = 6  # more changed cards than this: the part is rebuilt from the tables
-
-
-class _CardPart:
-    """A card set's 54 numbers kept up to date: when the set changes, only the numbers of the
-    cards that came or went are rewritten (a play changes a hand or the played cards by one to
-    four cards)."""
-
-    __slots__ = ("cards", "floats")
-
-    def __init__(self) -> None:
-        self.cards = 0
-        self.floats = bytearray(4 * CARDS)
-
-    def set(self, cards: int) -> None:
-        changed = self.cards ^ cards
-        self.cards = cards
-        if changed.bit_count() > _FEW_CHANGES:
-            self.floats[:] = _card_floats(cards)
-            return
-        floats = self.floats
-        while changed:
-            low = changed & -changed
-            at = 4 * (low.bit_length() - 1)
-            floats[at : at + 4] = _ONE if cards & low else _ZERO
-            changed ^= low
+def _floats_of(cards: int) -> bytes:
+    """The 54 numbers of a card set (1.0 for each card in it), as float32 bytes: seven pieces
+    from the byte table."""
+    table = _BYTE_FLOATS
+    return b"".join(
+        (
+            table[cards & 255],
+            table[cards >> 8 & 255],
+            table[cards >> 16 & 255],
+            table[cards >> 24 & 255],
+            table[cards >> 32 & 255],
+            table[cards >> 40 & 255],
+            _LAST_FLOATS[cards >> 48],
+        )
+    )
 
 
 def _card_floats(cards: int) -> bytes:
-    """The 54 numbers of a card set (1.0 for each card in it), as float32 bytes."""
+    """:func:`_floats_of`, kept for the card sets that come back (plays to beat, no picks)."""
     floats = _CARD_CACHE.get(cards)
     if floats is None:
-        table = _BYTE_FLOATS
-        floats = b"".join(
-            (
-                table[cards & 255],
-                table[cards >> 8 & 255],
-                table[cards >> 16 & 255],
-                table[cards >> 24 & 255],
-                table[cards >> 32 & 255],
-                table[cards >> 40 & 255],
-                _LAST_FLOATS[cards >> 48],
-            )
-        )
+        floats = _floats_of(cards)
         if len(_CARD_CACHE) >= _CARD_CACHE_SIZE:
             _CARD_CACHE.clear()
         _CARD_CACHE[cards] = floats
@@ -275,8 +256,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.game = Game(self.rules, rng=random.Random(self._rng.getrandbits(64)))
         self._clear_round()
         self._points_floats = [None] * self.rules.players
-        self._hand_parts = [_CardPart() for _ in range(self.rules.players)]
-        self._played_part = _CardPart()
+        # the numbers of each seat's hand and of the played cards, rebuilt as they change
+        self._hand_cards = [0] * self.rules.players
+        self._hand_floats = [_NO_CARDS] * self.rules.players
+        self._played_cards = 0
+        self._played_floats = _NO_CARDS
         self._changed_seats = self._every_seat  # the seats whose piece is to be rebuilt
         self._picked = 0
         self._pick_targets: dict[int, int] | None = None
@@ -312,8 +296,10 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _note(self, events: list[Any]) -> None:
         """Follow the round's public state through what happened (the events every seat is
-        told; the cards of a seven pass are not read). A play or a pass changes its seat's
-        part of the observations; anything else may change every seat's."""
+        told; the cards of a seven pass are not read), most frequent first. A play, a pass or
+        going out changes that seat's part of the observations; the trick state, the revolution
+        and an owed action none (the flags come from the game); anything else may change every
+        seat's."""
         for event in events:
             if isinstance(event, Played):
                 self._played |= event.move & CARDS_MASK
@@ -322,16 +308,20 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             elif isinstance(event, Passed):
                 self._passed |= 1 << event.seat
                 self._changed_seats |= 1 << event.seat
+            elif isinstance(event, TrickEnded):
+                self._to_beat = 0
+                self._passed = 0
+                self._changed_seats = self._every_seat
+            elif isinstance(event, (TrickStateChanged, RevolutionChanged)):
+                pass
+            elif isinstance(event, OwedAction):
+                self._owed = event.owed
+            elif isinstance(event, WentOut):
+                self._finished |= 1 << event.seat
+                self._changed_seats |= 1 << event.seat
             else:
                 self._changed_seats = self._every_seat
-                if isinstance(event, TrickEnded):
-                    self._to_beat = 0
-                    self._passed = 0
-                elif isinstance(event, WentOut):
-                    self._finished |= 1 << event.seat
-                elif isinstance(event, OwedAction):
-                    self._owed = event.owed
-                elif isinstance(event, Gave):
+                if isinstance(event, Gave):
                     self._owed = ""
                 elif isinstance(event, Discarded):
                     self._played |= event.cards
@@ -399,11 +389,13 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 return None  # more cards may follow: the same agent picks again
         return gives[self._picked]
 
-    def _gives(self) -> dict[int, int]:
-        """The legal gives or discards of the agent to act, by their cards (picks' targets)."""
+    def _gives(self, moves: list[int] | None = None) -> dict[int, int]:
+        """The legal gives or discards of the agent to act, by their cards (picks' targets);
+        ``moves``: its legal moves when the caller has them already."""
         gives = self._pick_targets
         if gives is None:
-            moves = self._require().legal_moves()
+            if moves is None:
+                moves = self._require().legal_moves()
             if all(map(PICKED_KINDS.__and__, moves)) and not any(map(HIDDEN.__and__, moves)):
                 # as always when one is owed: gives or discards only (built in C, by hundreds)
                 gives = dict(zip(map(CARDS_MASK.__and__, moves), moves, strict=True))
@@ -461,7 +453,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 alone = _ONE_ACTION[only] = bytes(only) + b"\1" + bytes(NUM_ACTIONS - only - 1)
             return alone
         if moves and is_pick_move(moves[0]):
-            return self._pick_mask(self._gives())
+            return self._pick_mask(self._gives(moves))
         mask = bytearray(NUM_ACTIONS)
         play_index = PLAY_INDEX
         for move in moves:
@@ -502,23 +494,25 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
     def _observation(self, game: Game, seat: int) -> np.ndarray:
         """The seat's observation: its own hand and the public state of the game (R26).
 
-        Built as the bytes of its float32 numbers, then read by numpy in one go: the hand's and
-        the played cards' numbers are kept and updated by the cards that changed, the rest comes
-        from tables of ready-made pieces (a card set's 54 numbers, a seat's three, the flags).
+        Built as the bytes of its float32 numbers, then read by numpy in one go, from pieces
+        kept while they hold (the hand's and the played cards' numbers, each seat's three, the
+        points) and tables of ready-made ones (a byte of cards' eight numbers, the flags).
         ``tests/test_env_fast_path.py`` checks it against the plain computation."""
         hands = game.hands
-        hand = self._hand_parts[seat]
-        if hand.cards != hands[seat]:
-            hand.set(hands[seat])
-        played = self._played_part
-        if played.cards != self._played:
-            played.set(self._played)
+        hand = hands[seat]
+        if hand != self._hand_cards[seat]:
+            self._hand_cards[seat] = hand
+            self._hand_floats[seat] = _floats_of(hand)
+        played = self._played
+        if played != self._played_cards:
+            self._played_cards = played
+            self._played_floats = _floats_of(played)
         to_beat = self._to_beat & CARDS_MASK
         picked = self._picked if game.current_player == seat else 0
         cache = _CARD_CACHE
-        parts: list[bytes | bytearray] = [
-            hand.floats,
-            played.floats,
+        parts = [
+            self._hand_floats[seat],
+            self._played_floats,
             cache.get(to_beat) or _card_floats(to_beat),
             cache.get(picked) or _card_floats(picked),
         ]
@@ -527,12 +521,12 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if changed:  # the seats that played or passed since (every seat after anything else)
             passed = self._passed
             finished = self._finished
+            held_code = _HELD_CODE
             while changed:
                 low = changed & -changed
                 other = low.bit_length() - 1
-                held = hands[other].bit_count()
                 pieces[other] = _SEAT_FLOATS[
-                    (held if held < _FULL_HAND else _FULL_HAND) << 2
+                    held_code[hands[other].bit_count()]
                     | (passed >> other & 1) << 1
                     | finished >> other & 1
                 ]
@@ -550,7 +544,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if points is None:
             points = self._points_floats[seat] = self._seat_points(game, seat)
         parts.append(points)
-        return np.frombuffer(bytearray(b"".join(parts)), np.float32)
+        return np.frombuffer(_JOIN(parts), np.float32)  # a new bytearray: writable, its own
 
     def _seat_points(self, game: Game, seat: int) -> bytes:
         """The points part of the seat's observation (it changes only as a round ends)."""
