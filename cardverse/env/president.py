@@ -48,7 +48,7 @@ from ..engine.events import (
     WentOut,
 )
 from ..engine.parts import REPORTS
-from ..engine.plays import CARDS_MASK, DISCARD, GIVE, HIDDEN, PASS
+from ..engine.plays import CARDS_MASK, PASS
 from ..engine.reports import FLAG
 from ..moves import Move
 from .action_table import (
@@ -103,8 +103,10 @@ FLAG_NAMES = (
 POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)
 OBSERVATION_SIZE = POINTS + MAX_SEATS
 REWARDS = ("points", "win_loss")
-PICKED_KINDS = GIVE | DISCARD  # the moves chosen card by card
 _NO_ACTION_BYTES = bytes(NUM_ACTIONS)
+_NO_PLAY_BYTES = bytes(FIRST_PICK)  # the mask's plays while picking: none
+#: the mask's bytes of eight picks, by the byte of their cards
+_BYTE_ONES: Final = tuple(bytes(byte >> bit & 1 for bit in range(8)) for byte in range(256))
 _NO_ACTION = np.frombuffer(_NO_ACTION_BYTES, np.int8)  # the mask of an agent not to act
 #: the masks of a single legal play (mostly the pass alone), by its index: shared, read-only
 _ONE_ACTION: dict[int, bytes] = {}
@@ -396,16 +398,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if gives is None:
             if moves is None:
                 moves = self._require().legal_moves()
-            if all(map(PICKED_KINDS.__and__, moves)) and not any(map(HIDDEN.__and__, moves)):
-                # as always when one is owed: gives or discards only (built in C, by hundreds)
-                gives = dict(zip(map(CARDS_MASK.__and__, moves), moves, strict=True))
-            else:
-                gives = {
-                    move & CARDS_MASK: move
-                    for move in moves
-                    if move & PICKED_KINDS and not move & HIDDEN
-                }
-            self._pick_targets = gives
+            # when a give or a discard is owed, the legal moves are those only (none hidden:
+            # R39 hides others' gives in views, never the moves of the seat to act)
+            gives = self._pick_targets = dict(
+                zip(map(CARDS_MASK.__and__, moves), moves, strict=True)
+            )
         return gives
 
     def _targets(self) -> list[int]:
@@ -463,20 +460,26 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
     def _pick_mask(self, gives: dict[int, int]) -> bytes:
         """The mask while a give or a discard is picked: the next card of each legal one that
         goes on from the cards picked so far, and "done" when those make one already."""
-        mask = bytearray(NUM_ACTIONS)
         picked = self._picked
         rests = _going_on(list(gives), picked)
         if picked:
             rests = list(map(picked.__xor__, rests))
         # the next pick of each: the lowest card of what it has beyond the cards picked
         nexts = reduce(or_, map(and_, rests, map(neg, rests)), 0)
-        while nexts:
-            low = nexts & -nexts
-            mask[FIRST_PICK + low.bit_length() - 1] = 1
-            nexts ^= low
-        if picked and 0 in rests:
-            mask[DONE] = 1
-        return bytes(mask)
+        table = _BYTE_ONES
+        return b"".join(
+            (
+                _NO_PLAY_BYTES,
+                table[nexts & 255],
+                table[nexts >> 8 & 255],
+                table[nexts >> 16 & 255],
+                table[nexts >> 24 & 255],
+                table[nexts >> 32 & 255],
+                table[nexts >> 40 & 255],
+                table[nexts >> 48][: CARDS - 48],
+                b"\1" if picked and 0 in rests else b"\0",  # "done"
+            )
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game
