@@ -299,9 +299,9 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
     def _note(self, events: list[Any]) -> None:
         """Follow the round's public state through what happened (the events every seat is
         told; the cards of a seven pass are not read), most frequent first. A play, a pass or
-        going out changes that seat's part of the observations; the trick state, the revolution
-        and an owed action none (the flags come from the game); anything else may change every
-        seat's."""
+        going out changes that seat's part of the observations, a trick's end the part of the
+        seats that had passed; the trick state, the revolution and an owed action none (the
+        flags come from the game); anything else may change every seat's."""
         for event in events:
             if isinstance(event, Played):
                 self._played |= event.move & CARDS_MASK
@@ -312,8 +312,8 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 self._changed_seats |= 1 << event.seat
             elif isinstance(event, TrickEnded):
                 self._to_beat = 0
+                self._changed_seats |= self._passed  # no longer passed
                 self._passed = 0
-                self._changed_seats = self._every_seat
             elif isinstance(event, (TrickStateChanged, RevolutionChanged)):
                 pass
             elif isinstance(event, OwedAction):
