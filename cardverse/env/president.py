@@ -48,7 +48,7 @@ from ..engine.events import (
     WentOut,
 )
 from ..engine.parts import REPORTS
-from ..engine.plays import CARDS_MASK, PASS
+from ..engine.plays import CARDS_MASK, DISCARD, GIVE, PASS
 from ..engine.reports import FLAG
 from ..moves import Move
 from .action_table import (
@@ -104,6 +104,7 @@ POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (player
 OBSERVATION_SIZE = POINTS + MAX_SEATS
 REWARDS = ("points", "win_loss")
 _NO_ACTION_BYTES = bytes(NUM_ACTIONS)
+_PICKED_KINDS = GIVE | DISCARD  # the moves chosen card by card
 _NO_PLAY_BYTES = bytes(FIRST_PICK)  # the mask's plays while picking: none
 #: the mask's bytes of eight picks, by the byte of their cards
 _BYTE_ONES: Final = tuple(bytes(byte >> bit & 1 for bit in range(8)) for byte in range(256))
@@ -124,6 +125,8 @@ _BYTE_FLOATS: Final = tuple(
 _LAST_FLOATS: Final = tuple(piece[: 4 * (CARDS - 48)] for piece in _BYTE_FLOATS[: 1 << CARDS - 48])
 _NO_CARDS: Final = bytes(4 * CARDS)
 _JOIN: Final = bytearray().join  # pieces → one new bytearray
+_FLOAT32: Final = np.dtype(np.float32)
+_INT8: Final = np.dtype(np.int8)
 _CARD_CACHE: dict[int, bytes] = {}  # card set → its 54 numbers (bounded: cleared when large)
 _CARD_CACHE_SIZE = 1 << 16
 _FULL_HAND = 20  # a seat's "cards held / 20" is 1 from 20 cards on
@@ -237,8 +240,9 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         )
         self._empty_seats = _NO_SEAT * (MAX_SEATS - players)
         self._points_floats: list[bytes | None] = [None] * players
-        #: each seat's three numbers (cards held, passed, gone out), rebuilt as they change
-        self._seat_pieces = [_SEAT_FLOATS[0]] * players
+        #: each seat's three numbers (cards held, passed, gone out), rebuilt as they change;
+        #: twice over, so that the seats from any one on, clockwise, are one slice
+        self._seat_pieces = [_SEAT_FLOATS[0]] * (2 * players)
         self._every_seat = (1 << players) - 1
         self._changed_seats = self._every_seat
 
@@ -347,7 +351,9 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._require()
+        game = self.game
+        if game is None:
+            game = self._require()  # raises
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # rewards are 0 but after a round's end
             self._clear_rewards()
@@ -429,7 +435,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         mask = self._cached_mask
         if mask is None:
             legal = self._legal = self._compute_mask()
-            mask = self._cached_mask = np.frombuffer(legal, np.int8)  # bytes: read-only
+            mask = self._cached_mask = np.frombuffer(legal, _INT8)  # bytes: read-only
         return mask
 
     def _compute_mask(self) -> bytes:
@@ -441,7 +447,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if self._pick_targets is not None:  # a give or a discard is being picked
             return self._pick_mask(self._pick_targets)
         moves = game.legal_moves()
-        if len(moves) == 1 and not is_pick_move(moves[0]):  # often: the pass alone
+        if len(moves) == 1 and not moves[0] & _PICKED_KINDS:  # often: the pass alone
             only = PLAY_INDEX[moves[0]]
             alone = _ONE_ACTION.get(only)
             if alone is None:
@@ -449,7 +455,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                     _ONE_ACTION.clear()
                 alone = _ONE_ACTION[only] = bytes(only) + b"\1" + bytes(NUM_ACTIONS - only - 1)
             return alone
-        if moves and is_pick_move(moves[0]):
+        if moves and moves[0] & _PICKED_KINDS:  # a give or a discard is owed (is_pick_move)
             return self._pick_mask(self._gives(moves))
         mask = bytearray(NUM_ACTIONS)
         play_index = PLAY_INDEX
@@ -525,18 +531,18 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             passed = self._passed
             finished = self._finished
             held_code = _HELD_CODE
+            players = self.rules.players
             while changed:
                 low = changed & -changed
                 other = low.bit_length() - 1
-                pieces[other] = _SEAT_FLOATS[
+                pieces[other] = pieces[other + players] = _SEAT_FLOATS[
                     held_code[hands[other].bit_count()]
                     | (passed >> other & 1) << 1
                     | finished >> other & 1
                 ]
                 changed ^= low
             self._changed_seats = 0
-        parts += pieces[seat:]  # from this seat on, clockwise
-        parts += pieces[:seat]
+        parts += pieces[seat : seat + self.rules.players]  # from this seat on, clockwise
         parts.append(self._empty_seats)
         state = (game.phase, self._owed, game.revolution, game.marks, not self._to_beat)
         flags = _FLAG_PIECES.get(state)
@@ -547,7 +553,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if points is None:
             points = self._points_floats[seat] = self._seat_points(game, seat)
         parts.append(points)
-        return np.frombuffer(_JOIN(parts), np.float32)  # a new bytearray: writable, its own
+        return np.frombuffer(_JOIN(parts), _FLOAT32)  # a new bytearray: writable, its own
 
     def _seat_points(self, game: Game, seat: int) -> bytes:
         """The points part of the seat's observation (it changes only as a round ends)."""
