@@ -270,6 +270,8 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._changed_seats = self._every_seat  # the seats whose piece is to be rebuilt
         self._picked = 0
         self._pick_targets: dict[int, int] | None = None
+        #: the cards picked and the targets that go on from them
+        self._live: tuple[int, list[int]] | None = None
         self._cached_mask = None
         self._legal = _NO_ACTION_BYTES
         self._rewarded = False  # whether some reward of the last step is not 0
@@ -290,7 +292,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         seat = game.current_player
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
-        self._pick_targets = None
+        self._pick_targets = self._live = None
 
     def _clear_round(self) -> None:
         """Forget the public state of the round (a new one starts)."""
@@ -377,7 +379,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 self._advance()
             else:
                 self.agent_selection = self.possible_agents[game.turn]  # type: ignore[index]
-                self._pick_targets = None
+                self._pick_targets = self._live = None
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -392,8 +394,11 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             return PLAY_MOVES[index]
         gives = self._gives()
         if index < DONE:
-            self._picked |= 1 << (index - FIRST_PICK)
-            if any(map(self._picked.__ne__, _going_on(list(gives), self._picked))):
+            picked = self._picked = self._picked | 1 << (index - FIRST_PICK)
+            # the targets going on from the cards picked are among those that did before
+            live = self._live
+            live = self._live = (picked, _going_on(live[1] if live else list(gives), picked))
+            if any(map(picked.__ne__, live[1])):
                 return None  # more cards may follow: the same agent picks again
         return gives[self._picked]
 
@@ -409,6 +414,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             gives = self._pick_targets = dict(
                 zip(map(CARDS_MASK.__and__, moves), moves, strict=True)
             )
+            self._live = (0, list(gives))
         return gives
 
     def _targets(self) -> list[int]:
@@ -467,7 +473,10 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """The mask while a give or a discard is picked: the next card of each legal one that
         goes on from the cards picked so far, and "done" when those make one already."""
         picked = self._picked
-        rests = _going_on(list(gives), picked)
+        live = self._live
+        if live is None or live[0] != picked:
+            live = self._live = (picked, _going_on(list(gives), picked))
+        rests = live[1]
         if picked:
             rests = list(map(picked.__xor__, rests))
         # the next pick of each: the lowest card of what it has beyond the cards picked
