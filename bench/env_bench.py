@@ -2,9 +2,10 @@
 PettingZoo's own classic environments measured in the same run.
 
 Every environment runs the same loop: the AEC ``agent_iter`` / ``last`` / ``step`` cycle through
-the environment as ``env()`` returns it (with its PettingZoo wrappers), a uniformly random legal
-action from the observation's ``action_mask`` (read as booleans), ``None`` for a finished agent,
-``reset`` at the end of each game. A step is one ``step`` call with an action (not the finished
+the environment as ``env()`` returns it (with its PettingZoo wrappers), the observation built by
+``last`` each step and its vector taken as an agent would, a uniformly random legal action from
+the observation's ``action_mask`` (read as booleans), ``None`` for a finished agent, ``reset`` at
+the end of each game. A step is one ``step`` call with an action (not the finished
 agents' ``None`` steps); the figure is steps per CPU-second of this process (``process_time``),
 the median of ``--runs`` runs of ``--steps`` steps each. A PettingZoo environment whose packages
 are missing (``leduc_holdem_v4`` and ``texas_holdem_v4`` need rlcard, ``connect_four_v3`` and
@@ -65,8 +66,10 @@ def steps_per_cpu_second(make: Callable[[], Any], steps: int, seed: int) -> floa
             if termination or truncation:
                 env.step(None)
                 continue
+            features = observation["observation"]  # what a policy would read, with the mask
             legal = observation["action_mask"].view(np.bool_).nonzero()[0]
             env.step(int(legal[rng.integers(len(legal))]))
+            _ = features
             done += 1
             _ = agent
         env.reset()
