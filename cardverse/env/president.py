@@ -115,8 +115,8 @@ _ONE_ACTION_SIZE = 64
 RENDER_MODES = ("ansi", "human")
 
 
-# The observation is assembled from the bytes of its float32 numbers (little-endian, as numpy
-# reads them on every platform numpy supports here): ready-made pieces, looked up, joined, read.
+# The observation is assembled from the bytes of its float32 numbers, little-endian (numpy reads
+# them as such on any machine): ready-made pieces, looked up, joined, read.
 _FLOAT = struct.Struct("<f")
 #: the 8 numbers of each byte of a card set (bit i → 1.0 at place i), and of its last 6 bits
 _BYTE_FLOATS: Final = tuple(
@@ -125,7 +125,7 @@ _BYTE_FLOATS: Final = tuple(
 _LAST_FLOATS: Final = tuple(piece[: 4 * (CARDS - 48)] for piece in _BYTE_FLOATS[: 1 << CARDS - 48])
 _NO_CARDS: Final = bytes(4 * CARDS)
 _JOIN: Final = bytearray().join  # pieces → one new bytearray
-_FLOAT32: Final = np.dtype(np.float32)
+_FLOAT32: Final = np.dtype("<f4")  # float32, the native one on little-endian machines
 _INT8: Final = np.dtype(np.int8)
 _CARD_CACHE: dict[int, bytes] = {}  # card set → its 54 numbers (bounded: cleared when large)
 _CARD_CACHE_SIZE = 1 << 16
