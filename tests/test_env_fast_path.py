@@ -36,6 +36,8 @@ CONFIGS: list[dict[str, Any]] = [
     {"preset": "daifugo", "players": 4, "rounds": 3, "jokers": 2},
     {"preset": "daifugo", "players": 5, "rounds": 2},
     {"preset": "daifugo", "players": 8, "rounds": 2, "jokers": 2},
+    {"preset": "uecda", "players": 5, "rounds": 2},
+    {"preset": "uecda", "players": 4, "rounds": 2, "jokers": 2},
 ]
 
 

@@ -18,8 +18,8 @@ from engine_testkit import do, expect, hand, legal, make_round, play, play_out
 from cardverse.engine import PASS, Game, OptionsError, Phase, Rules
 from cardverse.engine.events import RevolutionChanged
 from cardverse.engine.options import PRESETS
-from cardverse.engine.plays import CARDS_MASK
 from cardverse.engine.parts.suit_lock import LOCK
+from cardverse.engine.plays import CARDS_MASK
 from cardverse.engine.scoring import round_points
 
 

@@ -54,6 +54,7 @@ from ..moves import Move
 from .action_table import (
     DONE,
     FIRST_PICK,
+    FIRST_UECDA,
     NUM_ACTIONS,
     NUM_CARDS,
     PLAY_INDEX,
@@ -61,6 +62,7 @@ from .action_table import (
     action_name,
     index_of_play,
     is_pick_move,
+    is_play_index,
 )
 
 MAX_SEATS = 8
@@ -106,6 +108,7 @@ REWARDS = ("points", "win_loss")
 _NO_ACTION_BYTES = bytes(NUM_ACTIONS)
 _PICKED_KINDS = GIVE | DISCARD  # the moves chosen card by card
 _NO_PLAY_BYTES = bytes(FIRST_PICK)  # the mask's plays while picking: none
+_NO_UECDA_BYTES = bytes(NUM_ACTIONS - FIRST_UECDA)  # nor the plays after "done"
 #: the mask's bytes of eight picks, by the byte of their cards
 _BYTE_ONES: Final = tuple(bytes(byte >> bit & 1 for bit in range(8)) for byte in range(256))
 _NO_ACTION = np.frombuffer(_NO_ACTION_BYTES, np.int8)  # the mask of an agent not to act
@@ -367,7 +370,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._mask()
         if not 0 <= index < NUM_ACTIONS or not self._legal[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not legal for {agent} now")
-        move = PLAY_MOVES[index] if index < FIRST_PICK else self._move_for(index)
+        move = PLAY_MOVES[index] if is_play_index(index) else self._move_for(index)
         self._cached_mask = None
         if move is not None:
             self._picked = 0
@@ -390,7 +393,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _move_for(self, index: int) -> int | None:
         """The move an index makes now, or None for a pick that leaves the give unfinished."""
-        if index < FIRST_PICK:
+        if is_play_index(index):
             return PLAY_MOVES[index]
         gives = self._gives()
         if index < DONE:
@@ -493,6 +496,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 table[nexts >> 40 & 255],
                 table[nexts >> 48][: CARDS - 48],
                 b"\1" if picked and 0 in rests else b"\0",  # "done"
+                _NO_UECDA_BYTES,
             )
         )
 
