@@ -19,10 +19,12 @@ def test_R41_R48_a_uecda_game_with_five_seats_plays_to_the_end_on_a_phone(
     page.check("input[name=preset][value=uecda]")
     # The preset's values show in the form: its own options among them (R41-R46).
     wait_for(page, "document.querySelector('#option-straight_cover').value === 'all_higher'")
-    assert page.input_value("#option-players") == "5"
     assert page.input_value("#option-suit_lock") == "with_jokers"
     assert page.input_value("#option-spade_three") == "over_lock"
     assert page.input_value("#option-straight_revolution") == "5"
+    # The seats stay the host's to set (a UECda match is five players).
+    page.select_option("#option-players", "5")
+    wait_for(page, "document.querySelectorAll('#seat-list > *').length === 5")
     page.select_option("#option-rounds", "1")
     wait_for(page, "document.querySelector('#option-rounds').value === '1'")
     page.click("#fill-button")
