@@ -11,6 +11,8 @@ text                      action
 ``9H RJ``                 play a pair with a joker: in a set a joker takes the set's rank
 ``5H 6H 7H``              play a straight (R32)
 ``5H 6H BJ=7``            play a straight in which the black joker stands for a 7
+``7C 7D RJ=7H``           play a set in which the red joker stands for the 7♥ (R44: under the
+                          suit lock with jokers a set's joker names a suit the set lacks)
 ``pass``                  pass
 ``give 4C 9D``            give cards: an exchange give-back (R25) or a seven pass (R36)
 ``give ? ?``              a give whose cards the reader may not see: one ``?`` per card
@@ -92,7 +94,9 @@ class Move:
             card, equals, rank = word.partition("=")
             if equals:
                 if not rank:
-                    raise ActionFormatError(f"{word!r}: say the rank after '=', e.g. BJ=7")
+                    raise ActionFormatError(
+                        f"{word!r}: say the rank after '=' (BJ=7), or in a set the card (BJ=7H)"
+                    )
                 jokers[card] = rank
             cards.append(card)
         return cls(to_move(Action("play", tuple(cards), jokers)))
@@ -122,7 +126,8 @@ class Move:
 
     @property
     def jokers(self) -> dict[str, str]:
-        """The rank each joker of a straight stands for (empty otherwise)."""
+        """The rank each joker of a straight stands for, or the card each joker of a set stands
+        for when it names a suit (R44); empty otherwise."""
         return dict(self.action().jokers)
 
     def __int__(self) -> int:

@@ -183,11 +183,14 @@ SPEC_RECORD: dict[str, Any] = {
 
 
 def card_strings(data: Any) -> set[str]:
-    """Every string in a JSON value (keys too) that reads as a card."""
+    """Every string in a JSON value (keys too) that reads as a card, but for what a joker of a
+    play stands for (``"jokers": {"RJ": "7H"}``, R44: a declaration, not a card shown)."""
     found: set[str] = set()
     if isinstance(data, dict):
         for key, value in data.items():
-            found |= card_strings(key) | card_strings(value)
+            found |= card_strings(key)
+            if not (key in ("RJ", "BJ") and isinstance(value, str)):
+                found |= card_strings(value)
     elif isinstance(data, list):
         for item in data:
             found |= card_strings(item)

@@ -37,6 +37,8 @@ RULES = [
     Rules.make("cardverse", players=5),
     Rules.make("daifugo", players=4, straights=True, jokers=2),
     Rules.make("daifugo", players=3, jokers=1),
+    Rules.make("uecda"),
+    Rules.make("uecda", players=4, jokers=2, straight_revolution=6, spade_three=True),
 ]
 GAMES = int(sys.argv[1])
 out = {"compiled": _native.running_compiled(), "games": [], "bots": [], "playouts": []}
@@ -130,7 +132,7 @@ def test_compiled_and_pure_engine_play_identical_games() -> None:
     slow = json.loads(pure.stdout)
     assert fast.pop("compiled") is True
     assert slow.pop("compiled") is False
-    assert len(fast["games"]) == 150 and len(fast["bots"]) >= 50
+    assert len(fast["games"]) == 210 and len(fast["bots"]) >= 70
     for number, (one, other) in enumerate(zip(fast["games"], slow["games"], strict=True)):
         assert one == other, f"game {number} differs between the compiled and the pure engine"
     assert fast["pickled"] == [True] * 5

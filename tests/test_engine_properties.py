@@ -36,9 +36,10 @@ from cardverse.engine import (
     to_move,
 )
 from cardverse.engine.cards import deck_mask
+from cardverse.engine.options import PRESETS
 from cardverse.notation import NotationError, read_position, record_to_json, replay_record, summary
 
-RULE_NUMBER = re.compile(r"R([1-9]|[1-3][0-9]|40)")
+RULE_NUMBER = re.compile(r"R([1-9]|[1-4][0-9])")
 HOUSE_RULES = (
     "suit_lock",
     "jack_back",
@@ -54,7 +55,7 @@ ALL_CARDS = mask_names(deck_mask(2))
 @st.composite
 def any_rules(draw: st.DrawFn, max_rounds: int = 3) -> Rules:
     """Any option combination the table allows (R4)."""
-    preset = draw(st.sampled_from(["standard", "cardverse", "daifugo"]))
+    preset = draw(st.sampled_from(["standard", "cardverse", "daifugo", "uecda"]))
     options: dict[str, Any] = {
         "rounds": draw(st.integers(1, max_rounds)),
         "revolution": draw(st.booleans()),
@@ -69,11 +70,22 @@ def any_rules(draw: st.DrawFn, max_rounds: int = 3) -> Rules:
         options["jokers"] = draw(st.integers(0, 2))
     else:
         options["players"] = draw(st.integers(3, 6))
-    # The house rules of section 10, each on or off (the spade three needs a joker, R33).
+    # The house rules of section 10, each on or off (the spade three needs a joker, R33), the
+    # suit lock and the spade three in their ways of section 11 too (R44, R45).
     for name in HOUSE_RULES:
         options[name] = draw(st.booleans())
-    if not options.get("jokers", 0):
-        options["spade_three"] = False
+    options["suit_lock"] = draw(st.sampled_from([False, True, "with_jokers"]))
+    options["spade_three"] = draw(st.sampled_from([False, True, "over_lock"]))
+    # The options of section 11 (R41-R46), each with every other.
+    options["straight_cover"] = draw(st.sampled_from(["top", "all_higher"]))
+    options["five_card_sets"] = draw(st.booleans())
+    options["lead_every_round"] = draw(st.booleans())
+    options["straight_revolution"] = draw(st.sampled_from([0, 5, 6, 13]))
+    jokers = options.get("jokers", PRESETS[preset].defaults["jokers"])
+    if not jokers:
+        options["spade_three"] = options["five_card_sets"] = False
+    if not options["revolution"]:
+        options["straight_revolution"] = 0
     return Rules.make(preset, **options)
 
 

@@ -22,6 +22,7 @@ CONFIGS: list[dict[str, Any]] = [
     {"preset": "cardverse", "players": 4},
     {"preset": "standard", "players": 3, "rounds": 2},
     {"preset": "daifugo", "players": 5, "rounds": 2, "jokers": 2},
+    {"preset": "uecda", "players": 5, "rounds": 2},
 ]
 
 
@@ -173,8 +174,8 @@ def test_the_observation_space_and_the_fixed_index() -> None:
     env = president_v0.raw_env(preset="cardverse", players=6)
     space = env.observation_space("player_0")
     assert space["observation"].shape == (OBSERVATION_SIZE,)
-    assert space["action_mask"].shape == (action_table.NUM_ACTIONS,) == (15180,)
-    assert env.action_space("player_5").n == 15180
+    assert space["action_mask"].shape == (action_table.NUM_ACTIONS,) == (16402,)
+    assert env.action_space("player_5").n == 16402
     assert (action_table.FIRST_STRAIGHT, action_table.FIRST_PICK) == (693, 15125)
     with pytest.raises(ValueError, match="reward"):
         president_v0.raw_env(reward="money")

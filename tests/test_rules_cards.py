@@ -243,9 +243,10 @@ def test_R4_every_allowed_combination_is_a_valid_game() -> None:
                     play_out(game, lambda g, moves: moves[0])
                     assert len(game.places) == 2
                     count += 1
-    # standard and daifugo (which locks nothing): 2^5 * 3 * 2 combinations each; cardverse: 2^3
-    # free booleans * 2 first leads. The house rules' combinations are in test_rules_house.py.
-    assert count == 192 + 16 + 192
+    # standard, daifugo and uecda (which lock nothing): 2^5 * 3 * 2 combinations each;
+    # cardverse: 2^3 free booleans * 2 first leads. The house rules' combinations are in
+    # test_rules_house.py, those of section 11 in test_rules_uecda.py.
+    assert count == 192 + 16 + 192 + 192
 
 
 # -- R5: sets -------------------------------------------------------------------------------------
@@ -271,9 +272,10 @@ def test_R5_joker_stands_in_for_any_card_of_a_set() -> None:
 
 
 def test_R5_a_set_holds_at_most_four_cards() -> None:
-    with pytest.raises(PlayShapeError) as error:
-        analyse(play("7C", "7D", "7H", "7S", "RJ"))
-    assert error.value.rule == "R5"
+    for cards in (("7C", "7D", "7H", "RJ", "BJ"), ("7C", "7D", "7H", "7S", "RJ", "BJ")):
+        with pytest.raises(PlayShapeError) as error:
+            analyse(play(*cards))  # five cards make a set only as four 7s and a joker (R43)
+        assert error.value.rule == "R5"
     r = make_round([["7C", "7D", "7H", "7S", "RJ"], ["3C"]], 0, jokers=1)
     refusal = r.check(0, play("7C", "7D", "7H", "7S", "RJ"))
     assert refusal is not None and refusal.rule == "R5"

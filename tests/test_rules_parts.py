@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from cardverse.engine import Rules, options_table
 from cardverse.engine.options import OPTION_NAMES, PRESETS, SPECS
 from cardverse.engine.parts import PARTS
@@ -61,6 +63,28 @@ def test_R31_adding_the_suit_lock_touched_one_rule_module() -> None:
     # Its rules page is a template named after it, found through its option's page slug.
     assert (PACKAGE / "web/templates/rules/suit_lock.html").exists()
     assert SPECS["suit_lock"].page == "suit-lock"
+
+
+@pytest.mark.parametrize(
+    ("rule", "names", "module"),
+    [
+        ("R41", r"straight_cover|StraightCover|all_higher|ALL_HIGHER", "straight_cover"),
+        ("R42", r"straight_revolution|StraightRevolution", "straight_revolution"),
+        ("R43", r"five_card_sets|FiveCardSets|full_ranks", "five_card_sets"),
+        ("R46", r"lead_every_round|LeadEveryRound", "lead_every_round"),
+    ],
+)
+def test_R41_R46_each_rule_of_section_11_is_one_module(rule: str, names: str, module: str) -> None:
+    """The UECda rules were added as parts alone (issue 30's proof): each is named only by its
+    module, the parts registry and the option's field of Rules (what it declares, the other
+    layers read through the parts); its rules page is a template named after it."""
+    assert python_files_naming(names) == {
+        f"engine/parts/{module}.py",
+        "engine/parts/__init__.py",
+        "engine/options.py",
+    }, rule
+    assert (PACKAGE / f"web/templates/rules/{module}.html").exists()
+    assert SPECS[module].page == module.replace("_", "-")
 
 
 def test_R4_the_ruleset_composes_only_the_active_parts() -> None:

@@ -82,7 +82,7 @@ def test_scenario_files_are_well_formed() -> None:
             texts = [canon(a) for a in case["moves"]]
             assert len(texts) == len(set(texts)), f"{name}: an expected move is listed twice"
         for rule in case.get("rules_checked", []):
-            assert re.fullmatch(r"R([1-9]|[1-3][0-9]|40)", rule), name
+            assert re.fullmatch(r"R([1-9]|[1-3][0-9]|4[0-9])", rule), name
 
 
 def test_scenarios_cover_every_play_rule_option_preset_and_table_size() -> None:
@@ -100,17 +100,22 @@ def test_scenarios_cover_every_play_rule_option_preset_and_table_size() -> None:
             values.setdefault(key, set()).add(value)
     assert {f"R{n}" for n in range(1, 26)} <= rules_seen
     assert {f"R{n}" for n in range(31, 41)} <= rules_seen
-    assert values["preset"] == {"standard", "cardverse", "daifugo"}
+    assert {f"R{n}" for n in range(41, 49)} <= rules_seen
+    assert values["preset"] == {"standard", "cardverse", "daifugo", "uecda"}
     assert set(range(3, 9)) <= values["players"]
     assert values["jokers"] == {0, 1, 2}
     assert values["first_lead"] == {"first_seat", "three_of_clubs", "three_of_diamonds"}
     assert {1, 2} <= values["rounds"]
     for option in ("equal_plays", "revolution", "straights", "eight_stop", "exchange"):
         assert values[option] == {False, True}, option
-    for option in ("suit_lock", "jack_back", "spade_three", "forbidden_finish", "downfall"):
+    for option in ("jack_back", "forbidden_finish", "downfall"):
         assert values[option] == {False, True}, option
-    for option in ("seven_pass", "ten_discard"):
+    assert values["suit_lock"] == {False, True, "with_jokers"}
+    assert values["spade_three"] == {False, True, "over_lock"}
+    for option in ("seven_pass", "ten_discard", "five_card_sets", "lead_every_round"):
         assert values[option] == {False, True}, option
+    assert values["straight_cover"] == {"top", "all_higher"}
+    assert {0, 5} <= values["straight_revolution"]
 
 
 # -- through the Python API --------------------------------------------------------------------

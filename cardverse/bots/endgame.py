@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..engine.movegen import legal_plays
 from ..engine.options import Rules
-from ..engine.plays import CARDS_MASK, PASS, play_info, starts_revolution
+from ..engine.plays import CARDS_MASK, PASS, play_info
 from ..engine.rounds import Round
 from ..engine.ruleset import ruleset_for
 
@@ -59,8 +59,9 @@ class _SureWin:
             return known
         rules = self.rules
         info = play_info(move)
-        after = revolution != (rules.revolution and starts_revolution(info))
-        if ruleset_for(rules).clears(move, revolution, None):
+        ruleset = ruleset_for(rules)
+        after = revolution != ruleset.starts_revolution(info)
+        if ruleset.clears(move, revolution, None):
             result = (True, after)
         else:
             result = (not self._coverable(move, after), after)
@@ -121,7 +122,8 @@ def sure_win(
     one card each cannot cover a pair). Without it, any one seat might hold every unseen card.
 
     Under a house rule of section 10 (a lock, a jack back, a spade three, forbidden finishes, a
-    downfall, owed gives or discards) the search's model of a trick would not hold: None.
+    fall from the round, owed gives or discards) the search's model of a trick would not hold:
+    None.
     """
     if ruleset_for(rules).house_rules:
         return None

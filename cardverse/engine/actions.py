@@ -1,7 +1,8 @@
 """Actions in their readable form (notation.md) and their move integers.
 
 An :class:`Action` is what a person, a record or a client says: play these cards (with the ranks
-jokers stand for in a straight), pass, give cards (an exchange give-back or a seven pass, R36), or
+jokers stand for in a straight, or the cards they stand for in a set under the suit lock with
+jokers, R44), pass, give cards (an exchange give-back or a seven pass, R36), or
 discard cards (a ten discard, R37). :func:`to_move` and :func:`from_move`
 convert between it and the engine's move integers; :func:`action_from_json` reads the JSON form.
 """
@@ -26,13 +27,16 @@ from .cards import (
 from .pickling import by_constructor
 from .plays import (
     CARDS_MASK,
+    DECLARATIONS_MASK,
     DISCARD,
     GIVE,
     HIDDEN,
     PASS,
     STRAIGHT,
     declare,
+    declare_suit,
     declared_rank,
+    declared_suit,
     hidden_count,
 )
 
@@ -49,7 +53,9 @@ class ActionFormatError(ValueError):
 
 @dataclass(frozen=True)
 class Action:
-    """A readable action: ``kind`` is play, pass, give or discard; ``jokers`` maps joker → rank.
+    """A readable action: ``kind`` is play, pass, give or discard; ``jokers`` maps a joker to
+    the rank it stands for in a straight (``{"RJ": "7"}``) or the card it stands for in a set
+    (``{"RJ": "7H"}``, a suit named under R44).
 
     ``count`` is set only for a give whose cards the reader may not see (then ``cards`` is empty).
     """
@@ -95,6 +101,12 @@ def from_move(move: int, seat: int | None = None) -> Action:
             rank = declared_rank(move, joker)
             if rank is not None:
                 jokers[card_name(joker)] = RANK_NAMES[rank]
+    elif move & DECLARATIONS_MASK and cards & NATURAL_MASK:
+        set_rank = ((cards & -cards).bit_length() - 1) >> 2  # the lowest natural card's
+        for joker in (RED_JOKER, BLACK_JOKER):
+            suit = declared_suit(move, joker)
+            if suit is not None and suit < 4:
+                jokers[card_name(joker)] = card_name(set_rank * 4 + suit)
     return Action(PLAY, names, jokers, seat=seat)
 
 
@@ -103,7 +115,9 @@ def to_move(action: Action) -> int:
 
     A play whose natural cards span several ranks, or that declares ranks for its jokers, is a
     straight; otherwise it is a set. A declaration that only repeats a set's own rank is accepted
-    as that set.
+    as that set. A joker declared as a card (``"7H"``) stands for that card in a set (R44): its
+    rank must be the set's, and the move carries its suit (whether a suit may or must be named
+    is the rules' question, :meth:`Round.check`).
     """
     if action.kind == PASS_ACTION:
         if action.cards:
@@ -129,10 +143,10 @@ def to_move(action: Action) -> int:
             raise ActionFormatError(f"a {action.kind} action declares no joker ranks")
         return mask | (GIVE if action.kind == GIVE_ACTION else DISCARD)
     declarations: dict[int, int] = {}
+    stands_for: dict[int, int] = {}  # joker -> the card it stands for in a set (R44)
     for joker_text, rank_text in action.jokers.items():
         try:
             joker = parse_card(joker_text)
-            rank = parse_rank(rank_text)
         except CardError as error:
             raise ActionFormatError(str(error)) from None
         if joker not in (RED_JOKER, BLACK_JOKER):
@@ -141,9 +155,25 @@ def to_move(action: Action) -> int:
             raise ActionFormatError(
                 f"a rank is declared for {card_name(joker)}, which the action does not play"
             )
-        declarations[joker] = rank
+        try:
+            declarations[joker] = parse_rank(rank_text)
+            continue
+        except CardError:
+            pass
+        try:
+            card = parse_card(rank_text)
+        except CardError:
+            raise ActionFormatError(
+                f"{card_name(joker)} stands for {rank_text!r}: write a rank in a straight "
+                '(e.g. "7") or a card of the set in a set (e.g. "7H")'
+            ) from None
+        if card in (RED_JOKER, BLACK_JOKER):
+            raise ActionFormatError(f"{card_name(joker)} cannot stand for a joker")
+        stands_for[joker] = card
     naturals = mask & NATURAL_MASK
     natural_ranks = {c >> 2 for c in cards_of(naturals)}
+    if stands_for:
+        return _set_with_suits(mask, natural_ranks, declarations, stands_for)
     if declarations and len(natural_ranks) == 1 and set(declarations.values()) == natural_ranks:
         declarations = {}  # jokers declared as the set's own rank: a set
     if not declarations and len(natural_ranks) <= 1:
@@ -158,6 +188,33 @@ def to_move(action: Action) -> int:
     move = mask | STRAIGHT
     for joker, rank in declarations.items():
         move = declare(move, joker, rank)
+    return move
+
+
+def _set_with_suits(
+    mask: int, natural_ranks: set[int], ranks: dict[int, int], cards: dict[int, int]
+) -> int:
+    """A set whose jokers stand for named cards (R44): every joker then names its card, of the
+    set's rank; a suit already in the set, or named twice, is the shape check's to refuse."""
+    for joker in (RED_JOKER, BLACK_JOKER):
+        if joker in ranks:
+            raise ActionFormatError(
+                f"{card_name(joker)} is given a rank and the other joker a card: in a set "
+                'both jokers name the card they stand for (e.g. "7H"), in a straight their ranks'
+            )
+    if len(natural_ranks) > 1:
+        raise ActionFormatError(
+            "a joker stands for a card (a rank and a suit) only in a set; in a straight it takes "
+            'the straight\'s suit: write its rank alone (e.g. "7")'
+        )
+    move = mask
+    for joker, card in cards.items():
+        if natural_ranks and card >> 2 not in natural_ranks:
+            raise ActionFormatError(
+                f"{card_name(joker)} stands for {card_name(card)}, which is not of the set's "
+                f"rank {RANK_NAMES[next(iter(natural_ranks))]}"
+            )
+        move = declare_suit(move, joker, card & 3)
     return move
 
 
@@ -197,7 +254,8 @@ def action_from_json(data: object, *, need_seat: bool = False) -> Action:
     _expect(
         isinstance(jokers, Mapping)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in jokers.items()),
-        f'"jokers" must map joker names to rank names, not {jokers!r}',
+        f'"jokers" must map joker names to rank names (a straight) or card names (a set), '
+        f"not {jokers!r}",
     )
     action = Action(
         str(kind),

@@ -21,6 +21,7 @@ from .options import Rules
 from .plays import CARDS_MASK, GIVE, PASS
 from .refusals import IllegalAction, Refusal, refuse
 from .rounds import Round
+from .ruleset import ruleset_for
 from .scoring import round_points, standings, title_for_place
 
 _new_event: Final = tuple.__new__  # Played and Passed without NamedTuple's Python-level __new__
@@ -106,7 +107,10 @@ class Game:
         if self.round_number == 1:
             self.leader = first_round_leader(self.rules, hands)
         else:
-            self.leader = self.places[-1][-1]  # R24: the previous Scum leads
+            # R24: the previous Scum leads, unless a part says otherwise (R46: told once the
+            # exchange is over, by whoever then holds the card)
+            chosen = ruleset_for(self.rules).round_leader(hands)
+            self.leader = self.places[-1][-1] if chosen is None else chosen
         events.append(RoundStarted(self.round_number, self.leader))
         if self.round_number > 1 and self.rules.exchange:
             self.pairs = exchange_pairs(self.places[-1])
@@ -144,6 +148,10 @@ class Game:
 
     def _begin_play(self, hands: list[int]) -> None:
         self.exchange_hands = []
+        if self.round_number > 1:
+            chosen = ruleset_for(self.rules).round_leader(hands)  # R46, after the exchange
+            if chosen is not None:
+                self.leader = chosen
         president = self.places[-1][0] if self.places else -1
         self.round = Round(self.rules, hands, self.leader, previous_president=president)
         self.round.log = []  # the round's consequences of each action, collected by apply

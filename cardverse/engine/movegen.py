@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Final
 
 from .cards import BLACK_JOKER, JOKER_MASK, NUM_RANKS, RED_JOKER
-from .plays import GIVE, STRAIGHT, PlayInfo, declare, play_info
+from .plays import GIVE, MAX_SET_SIZE, STRAIGHT, PlayInfo, declare, play_info
 
 # _SETS_OF_SIZE[rank][pattern][k]: natural k-card sets of ``rank`` within the 4-bit suit pattern.
 _SETS_OF_SIZE: Final[list[list[list[tuple[int, ...]]]]] = []
@@ -57,7 +57,7 @@ def set_plays(hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bo
         if jokers:
             _add_joker_sets(out, hand, jokers, range(1, 5), None, revolution, equal_plays)
         return out
-    if old.straight:
+    if old.straight or old.size > MAX_SET_SIZE:  # sets of five come from their part (R43)
         return out
     size = old.size
     if not old.all_jokers:

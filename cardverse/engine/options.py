@@ -22,7 +22,7 @@ from .parts.first_lead import (
     THREE_OF_DIAMONDS_LEADS,
 )
 from .pickling import by_constructor
-from .specs import BOOL, CHOICE, PLAYER_RANGES, PRESET_NAMES, OptionSpec
+from .specs import BOOL, CHOICE, PLAYER_RANGES, PRESET_NAMES, SWITCH, OptionSpec
 
 SPECS: dict[str, OptionSpec] = {part.spec.name: part.spec for part in PARTS}
 OPTION_NAMES: tuple[str, ...] = tuple(SPECS)
@@ -114,13 +114,17 @@ class Rules:
     eight_stop: bool = _DEFAULT["eight_stop"]
     exchange: bool = _DEFAULT["exchange"]
     first_lead: str = _DEFAULT["first_lead"]
-    suit_lock: bool = _DEFAULT["suit_lock"]
+    suit_lock: bool | str = _DEFAULT["suit_lock"]
     jack_back: bool = _DEFAULT["jack_back"]
-    spade_three: bool = _DEFAULT["spade_three"]
+    spade_three: bool | str = _DEFAULT["spade_three"]
     forbidden_finish: bool = _DEFAULT["forbidden_finish"]
     downfall: bool = _DEFAULT["downfall"]
     seven_pass: bool = _DEFAULT["seven_pass"]
     ten_discard: bool = _DEFAULT["ten_discard"]
+    straight_cover: str = _DEFAULT["straight_cover"]
+    straight_revolution: int = _DEFAULT["straight_revolution"]
+    five_card_sets: bool = _DEFAULT["five_card_sets"]
+    lead_every_round: bool = _DEFAULT["lead_every_round"]
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return by_constructor(self)  # compiled, a frozen dataclass pickles by its constructor
@@ -148,7 +152,8 @@ class Rules:
         return 52 + self.jokers
 
 
-def _check_type(spec: OptionSpec, value: Any) -> None:
+def _checked(spec: OptionSpec, value: Any) -> Any:
+    """``value`` for option ``spec`` in its one stored form, or :class:`OptionsError`."""
     name = spec.name
     if spec.kind == BOOL:
         if not isinstance(value, bool):
@@ -158,26 +163,43 @@ def _check_type(spec: OptionSpec, value: Any) -> None:
                 option=name,
                 value=repr(value),
             )
-        return
+        return value
+    if spec.kind == SWITCH:
+        if isinstance(value, bool) or value in spec.choices:
+            return value
+        if isinstance(value, str) and value in spec.aliases:
+            return spec.aliases[value]
+        raise OptionsError(
+            "option_bad_choice",
+            f"option {name} must be true, false or one of {', '.join(spec.choices)}, not {value!r}",
+            option=name,
+            value=repr(value),
+        )
     if spec.kind == CHOICE:
-        if value not in spec.choices:
+        if not isinstance(value, str) or value not in spec.choices:
             raise OptionsError(
                 "option_bad_choice",
                 f"option {name} must be one of {', '.join(spec.choices)}, not {value!r}",
                 option=name,
                 value=repr(value),
             )
-        return
+        return value
     low, high = spec.low, spec.high
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, int):
+        ok = False
+    else:
+        ok = low <= value <= high or (spec.allows_off and value == 0)
+    if not ok:
+        off = " (or 0 for off)" if spec.allows_off else ""
         raise OptionsError(
             "option_out_of_range",
-            f"option {name} must be a whole number from {low} to {high}, not {value!r}",
+            f"option {name} must be a whole number from {low} to {high}{off}, not {value!r}",
             option=name,
             value=repr(value),
             low=low,
             high=high,
         )
+    return value
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
@@ -204,8 +226,7 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     for name in OPTION_NAMES:
         if name not in data:
             continue
-        value = data[name]
-        _check_type(SPECS[name], value)
+        value = _checked(SPECS[name], data[name])
         if name in preset.locked and value != preset.defaults[name]:
             raise OptionsError(
                 "option_locked",
@@ -229,7 +250,7 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
                 needs=needed,
                 value=at_least,
             )
-        values[name] = False  # only the preset turned it on: it quietly stays off
+        values[name] = spec.off  # only the preset turned it on: it quietly stays off
     players = values["players"]
     if not preset.min_players <= players <= preset.max_players:
         raise OptionsError(

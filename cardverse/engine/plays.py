@@ -5,7 +5,9 @@ A *move* is an ``int``, small and fast to compare and hash:
 - bits 0–53: the cards played or given (see :mod:`cardverse.engine.cards`);
 - bit 54 (:data:`STRAIGHT`): the play is a straight;
 - bits 56–59 and 60–63: the rank (plus one) that the red and the black joker stand for in a
-  straight; zero in a set, where a joker takes the set's rank;
+  straight; in a set, where a joker takes the set's rank, the suit (plus one, 1–4 for clubs,
+  diamonds, hearts, spades) it stands for under the suit lock with jokers (R44), else zero (see
+  :func:`declare_suit`);
 - bit 64 (:data:`GIVE`): a give-back in the exchange, or a seven pass (R36);
 - bit 66 (:data:`DISCARD`): a ten discard (R37);
 - bit 67 (:data:`HIDDEN`) with :data:`GIVE`: a give whose cards the viewer may not see (R39),
@@ -26,6 +28,7 @@ from .cards import (
     NUM_RANKS,
     RANK_8,
     RED_JOKER,
+    SUIT_NAMES,
     card_name,
     cards_of,
 )
@@ -38,6 +41,8 @@ PASS: Final = 1 << 65
 DISCARD: Final = 1 << 66
 HIDDEN: Final = 1 << 67
 CARDS_MASK: Final = (1 << 54) - 1
+#: the two jokers' declarations (a straight's ranks, a set's suits)
+DECLARATIONS_MASK: Final = 0xFF << _RJ_SHIFT
 
 ALL_JOKER_RANK: Final = NUM_RANKS  # the rank key of a set made only of jokers (R5)
 MAX_SET_SIZE: Final = 4
@@ -79,6 +84,38 @@ def declared_rank(move: int, joker: int) -> int | None:
     return value - 1 if value else None
 
 
+def declare_suit(move: int, joker: int, suit: int) -> int:
+    """Set move ``move`` with ``joker`` declared to stand for a card of ``suit`` (0–3: clubs,
+    diamonds, hearts, spades) of the set's rank (R44)."""
+    shift = _RJ_SHIFT if joker == RED_JOKER else _BJ_SHIFT
+    return (move & ~(0xF << shift) & ~STRAIGHT) | ((suit + 1) << shift)
+
+
+def declared_suit(move: int, joker: int) -> int | None:
+    """The suit a joker of a set move stands for (R44), or None (none declared, or a straight).
+    The value is not checked here: :func:`analyse` refuses one out of 0–3."""
+    if move & STRAIGHT:
+        return None
+    shift = _RJ_SHIFT if joker == RED_JOKER else _BJ_SHIFT
+    value = (move >> shift) & 0xF
+    return value - 1 if value else None
+
+
+def set_joker_suits(move: int) -> int:
+    """The suits the jokers of a set move are declared to stand for, as a 4-bit set (bit 0
+    clubs … bit 3 spades); 0 for a straight or a set without declarations (R44)."""
+    if move & STRAIGHT or not move & DECLARATIONS_MASK:
+        return 0
+    suits = 0
+    red = (move >> _RJ_SHIFT) & 0xF
+    black = (move >> _BJ_SHIFT) & 0xF
+    if 1 <= red <= 4:
+        suits |= 1 << (red - 1)
+    if 1 <= black <= 4:
+        suits |= 1 << (black - 1)
+    return suits
+
+
 def hidden_give(count: int) -> int:
     """A give of ``count`` cards as a seat outside the give sees it (R36, R39)."""
     return GIVE | HIDDEN | (count << _RJ_SHIFT)
@@ -115,8 +152,12 @@ def analyse(move: int) -> PlayInfo:
                 "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
                 cards=" ".join(card_name(c) for c in cards_of(cards)),
             )
-        if size > MAX_SET_SIZE:
+        if size > MAX_SET_SIZE and (
+            size > MAX_SET_SIZE + 1 or naturals.bit_count() != MAX_SET_SIZE
+        ):  # five cards only as four naturals and a joker (R43)
             raise PlayShapeError("set_too_large", "R5", "a set holds at most 4 cards", size=size)
+        if move & DECLARATIONS_MASK:
+            _check_set_declarations(move, naturals, jokers)
         if not ranks:
             return PlayInfo(False, size, ALL_JOKER_RANK, ALL_JOKER_RANK, False, True)
         rank = ranks[0]
@@ -164,6 +205,61 @@ def analyse(move: int) -> PlayInfo:
     return PlayInfo(True, size, ranks[-1], ranks[0], ranks[0] <= RANK_8 <= ranks[-1], False)
 
 
+def _check_set_declarations(move: int, naturals: int, jokers: int) -> None:
+    """Refuse a set whose jokers' declared suits (R44) are malformed: each names a suit 0–3,
+    belongs to a joker that is played, and is a suit no other card of the set has; a set made
+    only of jokers names none."""
+    natural_suits = 0
+    for card in cards_of(naturals):
+        natural_suits |= 1 << (card & 3)
+    named = 0
+    for joker in (RED_JOKER, BLACK_JOKER):
+        suit = declared_suit(move, joker)
+        if suit is None:
+            continue
+        name = card_name(joker)
+        if not jokers >> joker & 1:
+            raise PlayShapeError(
+                "joker_not_played",
+                "R44",
+                f"a suit is declared for the joker {name}, which is not played",
+                joker=name,
+            )
+        if suit > 3:
+            raise PlayShapeError(
+                "joker_suit_unknown",
+                "R44",
+                f"the suit declared for the joker {name} is no suit (the nibble holds "
+                f"{suit + 1}; 1 to 4 name clubs, diamonds, hearts, spades)",
+                joker=name,
+            )
+        if not naturals:
+            raise PlayShapeError(
+                "joker_suit_all_jokers",
+                "R44",
+                "a set made only of jokers names no suit: declare none for its jokers",
+                joker=name,
+            )
+        if natural_suits >> suit & 1:
+            raise PlayShapeError(
+                "joker_suit_taken",
+                "R44",
+                f"the joker {name} cannot stand for a {SUIT_NAMES[suit]}: the set already "
+                "holds that card; a joker in a set names a suit none of its other cards has",
+                joker=name,
+                suit=SUIT_NAMES[suit],
+            )
+        if named >> suit & 1:
+            raise PlayShapeError(
+                "joker_suit_twice",
+                "R44",
+                f"both jokers are declared as {SUIT_NAMES[suit]}: they must name two different "
+                "suits",
+                suit=SUIT_NAMES[suit],
+            )
+        named |= 1 << suit
+
+
 _INFO_CACHE: Final[dict[int, PlayInfo]] = {}
 
 
@@ -200,12 +296,14 @@ def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> 
 
 
 def starts_revolution(info: PlayInfo) -> bool:
-    """Every set of four, jokers included, reverses the order (R15); straights never (R18)."""
-    return not info.straight and info.size == MAX_SET_SIZE
+    """Every set of four, jokers included, reverses the order (R15), and a set of five (R43);
+    straights do not (R18; a table's ruleset may say otherwise, R42)."""
+    return not info.straight and info.size >= MAX_SET_SIZE
 
 
 __all__ = [
     "CARDS_MASK",
+    "DECLARATIONS_MASK",
     "DISCARD",
     "GIVE",
     "HIDDEN",
@@ -216,8 +314,11 @@ __all__ = [
     "PlayInfo",
     "PlayShapeError",
     "analyse",
+    "declare_suit",
+    "declared_suit",
     "hidden_give",
     "move_cards",
     "play_info",
+    "set_joker_suits",
     "starts_revolution",
 ]

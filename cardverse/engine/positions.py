@@ -40,7 +40,7 @@ class Known:
     revolution: bool = False  # in force now, after every play of the trick
     finished: list[int] = field(default_factory=list)  # in the order they went out
     from_bottom: list[int] = field(default_factory=list)  # of those, placed from the bottom
-    fallen: list[int] = field(default_factory=list)  # of those, out by a downfall
+    fallen: list[int] = field(default_factory=list)  # of those, fallen out of the round (R35)
     out_of_play: dict[int, int] = field(default_factory=dict)  # seat -> cards that left unseen
     #: the parts' trick state given, by report name (reports.py); one left out: the trick says
     reports: dict[str, int] = field(default_factory=dict)
@@ -85,7 +85,7 @@ def round_from_known(known: Known) -> Round:
     if known.from_bottom and not ruleset.places_from_bottom:
         raise PositionError(
             "places are taken from the bottom only with an option that places from the bottom "
-            "(R34's forbidden finish, R35's downfall)"
+            "(R34, R35)"
         )
     turn = known.turn
     if not counts[turn]:

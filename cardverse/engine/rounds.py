@@ -32,6 +32,7 @@ from .movegen import legal_plays, set_plays
 from .options import Rules
 from .plays import (
     CARDS_MASK,
+    DECLARATIONS_MASK,
     DISCARD,
     GIVE,
     PASS,
@@ -138,7 +139,7 @@ class Round:
         self.top_place = 0
         self.bottom_place = self.players - 1
         self.bottom_seats: list[int] = []  # seats placed from the bottom (R34, R35), in order
-        self.fallen = 0  # bit set of seats out by a downfall (R35)
+        self.fallen = 0  # bit set of seats a part made fall out of the round (R35)
         self.out_of_play = [0] * self.players  # their cards, which left the round unseen
         self.discarded = 0  # cards of the ten discards (R37), seen by everyone
         self.give_receivers: list[tuple[int, int]] = []  # (history index, receiver) of gives
@@ -302,7 +303,7 @@ class Round:
             return refuse(
                 "fallen",
                 "R35",
-                f"seat {seat} lost the presidency this round (downfall) and plays no more",
+                f"seat {seat} lost the presidency this round and plays no more",
                 seat=seat,
             )
         if self.owed is not None:
@@ -419,6 +420,21 @@ class Round:
             info = analyse(move)
         except PlayShapeError as shape:
             return Refusal(shape.code, shape.rule, shape.message, dict(shape.params))
+        largest = self.ruleset.largest_set
+        if not info.straight and info.size > largest:
+            return refuse(
+                "set_too_large",
+                "R5",
+                f"a set holds at most {largest} cards under these rules",
+                size=info.size,
+            )
+        if move & DECLARATIONS_MASK and not info.straight and not self.ruleset.set_joker_suits:
+            return refuse(
+                "joker_suit_not_named_here",
+                "R5",
+                "a joker in a set stands for the set's rank and names no suit under these rules: "
+                "declare no suit for it",
+            )
         if self.last_move is not None:
             old = play_info(self.last_move)
             if info.straight != old.straight:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from .cards import NATURAL_MASK, RANK_2, RANK_3
 from .options import Rules
 from .parts import PARTS, Part
-from .plays import STRAIGHT, play_info
+from .parts.base import RoundState
+from .plays import STRAIGHT, PlayInfo, play_info
 from .reports import Report
 
 
@@ -45,6 +46,8 @@ class Ruleset:
         "follows_play",
         "generic",
         "house_rules",
+        "largest_set",
+        "lock_free",
         "low_finishers",
         "owed_kinds",
         "owers",
@@ -54,7 +57,11 @@ class Ruleset:
         "reads_previous_president",
         "refusers",
         "reports",
+        "reversers",
+        "round_leaders",
         "rules",
+        "set_joker_suits",
+        "straights_reverse",
         "trick_enders",
     )
 
@@ -87,6 +94,18 @@ class Ruleset:
         self.low_finishers = _hooked(active, "finishes_low")
         self.placers = _hooked(active, "after_place")
         self.trick_enders = _hooked(active, "end_trick")
+        #: the parts that say which plays start a revolution (R15, R42)
+        self.reversers = _hooked(active, "reverses")
+        #: some straights start a revolution here (R42)
+        self.straights_reverse = any(p.reverses_straights for p in active)
+        #: the parts whose plays no lock binds (R45)
+        self.lock_free = _hooked(active, "free_of_lock")
+        #: a joker in a set names the suit it stands for here (R44); elsewhere it names none
+        self.set_joker_suits = any(p.names_set_joker_suits(options) for p in active)
+        #: the parts that choose who leads a later round (R46)
+        self.round_leaders = _hooked(active, "round_leader")
+        #: the most cards a set may hold here (R5, R43)
+        self.largest_set = max((p.largest_set for p in active), default=4)
         #: some part acts on plays (changes the trick, owes, places from the bottom)
         self.follows_play = bool(self.after or self.owers or self.finishers)
         self.fast_tables = all(p.fast_tables for p in active)
@@ -120,6 +139,24 @@ class Ruleset:
             if part.finishes_low(self, move, reversed_before, top):
                 return True
         return False
+
+    def starts_revolution(self, info: PlayInfo) -> bool:
+        """Whether a play of shape ``info`` reverses the order here (R15: a set of four or
+        more, with the revolution on; R42: a long enough straight)."""
+        return any(part.reverses(self.rules, info) for part in self.reversers)
+
+    def free_of_lock(self, round_: RoundState, move: int) -> bool:
+        """Whether ``move`` may be made now whatever lock is in force (R45)."""
+        return any(part.free_of_lock(round_, move) for part in self.lock_free)
+
+    def round_leader(self, hands: list[int]) -> int | None:
+        """Who leads a round after the first, once its exchange is over, when a part says
+        (R46); None for R24's previous Scum."""
+        for part in self.round_leaders:
+            leader = part.round_leader(self.rules, hands)
+            if leader is not None:
+                return leader
+        return None
 
     def control_ranks(self, reversed_order: bool) -> int:
         """The ranks (a 13-bit set, bit 0 = the 3) whose sets clear the pile in this order: the

@@ -78,7 +78,7 @@ class PublicView:
     finished: tuple[int, ...]  # seats gone out this round, in the order they went
     round_places: tuple[int, ...]  # the seat of each place this round, -1 while free
     from_bottom: tuple[int, ...]  # seats placed from the bottom (R34, R35), in order
-    fallen: tuple[int, ...]  # seats out by a downfall (R35)
+    fallen: tuple[int, ...]  # seats that fell out of the round (R35)
     out_of_play: tuple[int, ...]  # per seat: cards that left the round unseen (R35)
     discarded: int  # the cards of the ten discards (R37), a bit set
     revolution: bool
@@ -445,9 +445,9 @@ PUBLIC_FIELDS: tuple[ViewField, ...] = (
         "from_bottom",
         lambda v: list(v.from_bottom),
         _ints(),
-        "seats placed from the bottom: a forbidden finish, a downfall (R34, R35)",
+        "seats placed from the bottom (R34, R35)",
     ),
-    _public("fallen", lambda v: list(v.fallen), _ints(), "seats out by a downfall (R35)"),
+    _public("fallen", lambda v: list(v.fallen), _ints(), "seats that fell out of the round (R35)"),
     _public(
         "out_of_play",
         lambda v: list(v.out_of_play),

@@ -16,6 +16,14 @@ from dataclasses import dataclass
 HOUSE: str = "house"
 #: the section on what clears the pile (R14)
 CLEARING: str = "clearing"
+#: the section on what a player may play (R5–R10)
+MAY: str = "may"
+#: the section on the revolution (R15–R18)
+REVOLUTION: str = "revolution"
+#: the section on who leads (R24)
+LEAD: str = "lead"
+#: what covers a set made only of jokers (R5, R10), said where the jokers are
+LONE_JOKER: str = "lone_joker"
 
 
 def N_(message: str) -> str:
@@ -23,17 +31,25 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural msgid pair for the catalogs."""
+    return (singular, plural)
+
+
 @dataclass(frozen=True)
 class SheetLine:
     """One rules-sheet sentence of a part (a msgid) and when it shows.
 
     ``needs`` is a condition on other options: "" always, "a|b" either on, "a&b" all of them,
-    and a name written "!a" means that option is off.
+    a name written "!a" means that option is off, and "a=v" that its value, written as text,
+    is ``v`` ("a=True": on, and not in one of its further ways). ``params`` names
+    options whose values fill the line's ``%(name)s`` placeholders.
     """
 
     msg: str
     needs: str = ""
     section: str = HOUSE
+    params: tuple[str, ...] = ()
 
     def shows(self, options: dict[str, object]) -> bool:
         """Whether the line applies at a table with these option values."""
@@ -46,7 +62,10 @@ class SheetLine:
 
 def _on(options: dict[str, object], name: str) -> bool:
     if name.startswith("!"):
-        return not options[name[1:]]
+        return not _on(options, name[1:])
+    if "=" in name:
+        key, value = name.split("=", 1)
+        return str(options[key]) == value
     return bool(options[name])
 
 
@@ -61,12 +80,32 @@ class Words:
     #: how the log tells a seat going out the part's way (its ``finish_how``): the seat's own
     #: sentence and everyone else's, with ``%(place)s`` (and ``%(name)s`` in the second)
     went_out: tuple[str, ...] = ()
+    #: the words of the option's values that are not plain on/off or numbers, as (value, msgid)
+    values: tuple[tuple[object, str], ...] = ()
+    #: a whole-number value in words, as a singular and plural msgid pair with ``%(num)s``
+    count: tuple[str, str] | None = None
+    #: the texts of the refusal codes the part gives, as (code, msgid), with the refusal's
+    #: params as placeholders (``%(need)s``, ``%(got)s``: ranks); a text that depends on the
+    #: equal plays is a mapping of that option's value to its msgid
+    refusals: tuple[tuple[str, object], ...] = ()
+
+    def value_label(self, value: object) -> str | None:
+        """The msgid naming ``value`` of the option, if the part names it."""
+        for known, label in self.values:
+            if known == value and type(known) is type(value):
+                return label
+        return None
 
 
 __all__ = [
     "CLEARING",
     "HOUSE",
+    "LEAD",
+    "LONE_JOKER",
+    "MAY",
+    "NP_",
     "N_",
+    "REVOLUTION",
     "SheetLine",
     "Words",
 ]

@@ -12,6 +12,11 @@ table); an action an option forbids is simply never legal (masked). In order:
   two (which joker stands for which rank counts: the two ways are two actions, notation.md).
 - ``15125 … 15178``: pick card 0 … 53 (``3C 3D 3H 3S 4C … 2S RJ BJ``) for a give or a discard.
 - ``15179``: done picking.
+- ``15180 …``: the plays of the UECda rules (rules.md section 11), after the others so that no
+  earlier index moved: the sets of five (R43: four of a rank and the red, then the black joker),
+  then the sets whose jokers name a suit (R44, the suit lock with jokers): for each rank, each
+  non-empty choice of natural suits with one joker (red, then black) or both, each joker naming
+  a suit no other card of the set has (which joker names which suit counts), at most four cards.
 
 Gives and discards (the exchange's give-back R25, the seven pass R36, the ten discard R37) are
 any set of up to four cards of the hand: as single actions they would be 340,000 indices, almost
@@ -25,8 +30,17 @@ from __future__ import annotations
 from typing import Final
 
 from ..engine import Action, to_move
-from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES, card_name
-from ..engine.plays import CARDS_MASK, DISCARD, GIVE, HIDDEN, MAX_SET_SIZE, MIN_STRAIGHT, PASS
+from ..engine.cards import BLACK_JOKER, JOKER_NAMES, RANK_NAMES, RED_JOKER, SUIT_NAMES, card_name
+from ..engine.plays import (
+    CARDS_MASK,
+    DISCARD,
+    GIVE,
+    HIDDEN,
+    MAX_SET_SIZE,
+    MIN_STRAIGHT,
+    PASS,
+    declare_suit,
+)
 
 NUM_CARDS: Final = 54
 NUM_RANKS: Final = 13
@@ -64,19 +78,69 @@ def _straights() -> list[int]:
     return moves
 
 
+def _uecda_sets() -> list[int]:
+    """The sets of five (R43), then the sets whose jokers name their suits (R44)."""
+    moves: list[int] = []
+    for rank in range(NUM_RANKS):
+        quad = to_move(Action("play", tuple(f"{RANK_NAMES[rank]}{s}" for s in SUIT_NAMES)))
+        moves += [quad | 1 << RED_JOKER, quad | 1 << BLACK_JOKER]
+    for rank in range(NUM_RANKS):
+        for suits in range(1, 16):
+            naturals = [f"{RANK_NAMES[rank]}{SUIT_NAMES[s]}" for s in range(4) if suits >> s & 1]
+            missing = [s for s in range(4) if not suits >> s & 1]
+            for jokers in ((RED_JOKER,), (BLACK_JOKER,), (RED_JOKER, BLACK_JOKER)):
+                if len(naturals) + len(jokers) > MAX_SET_SIZE:
+                    continue
+                base = to_move(Action("play", tuple(naturals)))
+                for joker in jokers:
+                    base |= 1 << joker
+                for named in _arrangements(missing, len(jokers)):
+                    move = base
+                    for joker, suit in zip(jokers, named, strict=True):
+                        move = declare_suit(move, joker, suit)
+                    moves.append(move)
+    return moves
+
+
+def _arrangements(suits: list[int], count: int) -> list[tuple[int, ...]]:
+    """Every ordered choice of ``count`` different suits of ``suits``."""
+    if count == 0:
+        return [()]
+    return [
+        (suit, *rest)
+        for suit in suits
+        for rest in _arrangements([s for s in suits if s != suit], count - 1)
+    ]
+
+
 SET_MOVES: Final = _sets()
 STRAIGHT_MOVES: Final = _straights()
-#: the move integer of every play index (index 0: the pass)
-PLAY_MOVES: Final[tuple[int, ...]] = (PASS, *SET_MOVES, *STRAIGHT_MOVES)
+UECDA_MOVES: Final = _uecda_sets()
 FIRST_SET: Final = 1
 FIRST_STRAIGHT: Final = FIRST_SET + len(SET_MOVES)
-FIRST_PICK: Final = len(PLAY_MOVES)
+FIRST_PICK: Final = FIRST_STRAIGHT + len(STRAIGHT_MOVES)
 DONE: Final = FIRST_PICK + NUM_CARDS
-NUM_ACTIONS: Final = DONE + 1
+FIRST_UECDA: Final = DONE + 1
+NUM_ACTIONS: Final = FIRST_UECDA + len(UECDA_MOVES)
+#: the move integer of every play index (index 0: the pass); the picks' and done's are -1
+PLAY_MOVES: Final[tuple[int, ...]] = (
+    PASS,
+    *SET_MOVES,
+    *STRAIGHT_MOVES,
+    *(-1 for _ in range(FIRST_PICK, FIRST_UECDA)),
+    *UECDA_MOVES,
+)
 
 #: play move integer → index
-PLAY_INDEX: Final[dict[int, int]] = {move: index for index, move in enumerate(PLAY_MOVES)}
-assert len(PLAY_INDEX) == len(PLAY_MOVES), "two indices for one play"
+PLAY_INDEX: Final[dict[int, int]] = {
+    move: index for index, move in enumerate(PLAY_MOVES) if move != -1
+}
+assert len(PLAY_INDEX) == NUM_ACTIONS - NUM_CARDS - 1, "two indices for one play"
+
+
+def is_play_index(index: int) -> bool:
+    """Whether an action index is a play or the pass (not a pick or "done")."""
+    return index < FIRST_PICK or index >= FIRST_UECDA
 
 
 def is_pick_move(move: int) -> bool:
@@ -99,7 +163,7 @@ def action_name(index: int) -> str:
 
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} is outside 0 … {NUM_ACTIONS - 1}")
-    if index < FIRST_PICK:
+    if is_play_index(index):
         return str(Move(PLAY_MOVES[index]))
     if index < DONE:
         card = index - FIRST_PICK
@@ -117,11 +181,13 @@ __all__ = [
     "FIRST_PICK",
     "FIRST_SET",
     "FIRST_STRAIGHT",
+    "FIRST_UECDA",
     "NUM_ACTIONS",
     "PLAY_INDEX",
     "PLAY_MOVES",
     "action_name",
     "index_of_play",
     "is_pick_move",
+    "is_play_index",
     "pick_masks",
 ]

@@ -21,7 +21,11 @@ others.
 from __future__ import annotations
 
 import random
-from typing import Any
+import struct
+from functools import reduce
+from itertools import compress
+from operator import and_, neg, or_
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -36,9 +40,11 @@ from ..engine.events import (
     OwedAction,
     Passed,
     Played,
+    RevolutionChanged,
     RoundOver,
     RoundStarted,
     TrickEnded,
+    TrickStateChanged,
     WentOut,
 )
 from ..engine.parts import REPORTS
@@ -48,6 +54,7 @@ from ..moves import Move
 from .action_table import (
     DONE,
     FIRST_PICK,
+    FIRST_UECDA,
     NUM_ACTIONS,
     NUM_CARDS,
     PLAY_INDEX,
@@ -55,7 +62,7 @@ from .action_table import (
     action_name,
     index_of_play,
     is_pick_move,
-    pick_masks,
+    is_play_index,
 )
 
 MAX_SEATS = 8
@@ -98,9 +105,93 @@ FLAG_NAMES = (
 POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)
 OBSERVATION_SIZE = POINTS + MAX_SEATS
 REWARDS = ("points", "win_loss")
-_NO_ACTION = np.zeros(NUM_ACTIONS, np.int8)  # the mask of an agent not to act
-_NO_ACTION.flags.writeable = False
+_NO_ACTION_BYTES = bytes(NUM_ACTIONS)
+_PICKED_KINDS = GIVE | DISCARD  # the moves chosen card by card
+_NO_PLAY_BYTES = bytes(FIRST_PICK)  # the mask's plays while picking: none
+_NO_UECDA_BYTES = bytes(NUM_ACTIONS - FIRST_UECDA)  # nor the plays after "done"
+#: the mask's bytes of eight picks, by the byte of their cards
+_BYTE_ONES: Final = tuple(bytes(byte >> bit & 1 for bit in range(8)) for byte in range(256))
+_NO_ACTION = np.frombuffer(_NO_ACTION_BYTES, np.int8)  # the mask of an agent not to act
+#: the masks of a single legal play (mostly the pass alone), by its index: shared, read-only
+_ONE_ACTION: dict[int, bytes] = {}
+_ONE_ACTION_SIZE = 64
 RENDER_MODES = ("ansi", "human")
+
+
+# The observation is assembled from the bytes of its float32 numbers, little-endian (numpy reads
+# them as such on any machine): ready-made pieces, looked up, joined, read.
+_FLOAT = struct.Struct("<f")
+#: the 8 numbers of each byte of a card set (bit i → 1.0 at place i), and of its last 6 bits
+_BYTE_FLOATS: Final = tuple(
+    b"".join(_FLOAT.pack(float(byte >> bit & 1)) for bit in range(8)) for byte in range(256)
+)
+_LAST_FLOATS: Final = tuple(piece[: 4 * (CARDS - 48)] for piece in _BYTE_FLOATS[: 1 << CARDS - 48])
+_NO_CARDS: Final = bytes(4 * CARDS)
+_JOIN: Final = bytearray().join  # pieces → one new bytearray
+_FLOAT32: Final = np.dtype("<f4")  # float32, the native one on little-endian machines
+_INT8: Final = np.dtype(np.int8)
+_CARD_CACHE: dict[int, bytes] = {}  # card set → its 54 numbers (bounded: cleared when large)
+_CARD_CACHE_SIZE = 1 << 16
+_FULL_HAND = 20  # a seat's "cards held / 20" is 1 from 20 cards on
+#: a seat's three numbers by (cards held, at most 20) << 2 | passed << 1 | gone out
+_SEAT_FLOATS: Final = tuple(
+    struct.pack("<3f", min(held / 20.0, 1.0), float(passed), float(out))
+    for held in range(_FULL_HAND + 1)
+    for passed in (0, 1)
+    for out in (0, 1)
+)
+_HELD_CODE: Final = tuple(min(held, _FULL_HAND) << 2 for held in range(CARDS + 1))
+_NO_SEAT = bytes(4 * SEAT_FIELDS)
+#: (phase, owed, revolution, marks, no play to beat) → the numbers of the flags part
+_FLAG_PIECES: dict[tuple[Phase, str, bool, int, bool], bytes] = {}
+_FLAG_PIECES_SIZE = 4096
+
+
+def _floats_of(cards: int) -> bytes:
+    """The 54 numbers of a card set (1.0 for each card in it), as float32 bytes: seven pieces
+    from the byte table."""
+    table = _BYTE_FLOATS
+    return b"".join(
+        (
+            table[cards & 255],
+            table[cards >> 8 & 255],
+            table[cards >> 16 & 255],
+            table[cards >> 24 & 255],
+            table[cards >> 32 & 255],
+            table[cards >> 40 & 255],
+            _LAST_FLOATS[cards >> 48],
+        )
+    )
+
+
+def _card_floats(cards: int) -> bytes:
+    """:func:`_floats_of`, kept for the card sets that come back (plays to beat, no picks)."""
+    floats = _CARD_CACHE.get(cards)
+    if floats is None:
+        floats = _floats_of(cards)
+        if len(_CARD_CACHE) >= _CARD_CACHE_SIZE:
+            _CARD_CACHE.clear()
+        _CARD_CACHE[cards] = floats
+    return floats
+
+
+def _flag_piece(phase: Phase, owed: str, revolution: bool, marks: int, no_play: bool) -> bytes:
+    """The numbers of the flags part (FLAG_NAMES, in order) for a state of the game."""
+    playing = phase is Phase.PLAY
+    flags = [
+        revolution,
+        *(marks >> bit & 1 for bit in MARK_BITS),
+        playing and not owed,
+        phase is Phase.EXCHANGE,
+        owed == "give",
+        owed == "discard",
+        playing and no_play,  # leading
+    ]
+    piece = struct.pack(f"<{len(flags)}f", *map(float, flags))
+    if len(_FLAG_PIECES) >= _FLAG_PIECES_SIZE:
+        _FLAG_PIECES.clear()
+    _FLAG_PIECES[phase, owed, revolution, marks, no_play] = piece
+    return piece
 
 
 class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
@@ -143,6 +234,20 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._rng = random.Random()
         self.game: Game | None = None
         self._cached_mask: np.ndarray | None = None
+        self._legal = _NO_ACTION_BYTES  # the bytes of the cached mask
+        self._rewarded = False
+        players = self.rules.players
+        #: for each seat, the seats from it on, clockwise (the order of the per-seat parts)
+        self._clockwise = tuple(
+            tuple((seat + offset) % players for offset in range(players)) for seat in range(players)
+        )
+        self._empty_seats = _NO_SEAT * (MAX_SEATS - players)
+        self._points_floats: list[bytes | None] = [None] * players
+        #: each seat's three numbers (cards held, passed, gone out), rebuilt as they change;
+        #: twice over, so that the seats from any one on, clockwise, are one slice
+        self._seat_pieces = [_SEAT_FLOATS[0]] * (2 * players)
+        self._every_seat = (1 << players) - 1
+        self._changed_seats = self._every_seat
 
     # -- spaces -------------------------------------------------------------------------------
 
@@ -159,9 +264,20 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._rng.seed(seed)
         self.game = Game(self.rules, rng=random.Random(self._rng.getrandbits(64)))
         self._clear_round()
+        self._points_floats = [None] * self.rules.players
+        # the numbers of each seat's hand and of the played cards, rebuilt as they change
+        self._hand_cards = [0] * self.rules.players
+        self._hand_floats = [_NO_CARDS] * self.rules.players
+        self._played_cards = 0
+        self._played_floats = _NO_CARDS
+        self._changed_seats = self._every_seat  # the seats whose piece is to be rebuilt
         self._picked = 0
-        self._pick_targets: list[int] | None = None
+        self._pick_targets: dict[int, int] | None = None
+        #: the cards picked and the targets that go on from them
+        self._live: tuple[int, list[int]] | None = None
         self._cached_mask = None
+        self._legal = _NO_ACTION_BYTES
+        self._rewarded = False  # whether some reward of the last step is not 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -179,7 +295,7 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         seat = game.current_player
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
-        self._pick_targets = None
+        self._pick_targets = self._live = None
 
     def _clear_round(self) -> None:
         """Forget the public state of the round (a new one starts)."""
@@ -191,30 +307,44 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _note(self, events: list[Any]) -> None:
         """Follow the round's public state through what happened (the events every seat is
-        told; the cards of a seven pass are not read)."""
+        told; the cards of a seven pass are not read), most frequent first. A play, a pass or
+        going out changes that seat's part of the observations, a trick's end the part of the
+        seats that had passed; the trick state, the revolution and an owed action none (the
+        flags come from the game); anything else may change every seat's."""
         for event in events:
             if isinstance(event, Played):
                 self._played |= event.move & CARDS_MASK
                 self._to_beat = event.move
+                self._changed_seats |= 1 << event.seat
             elif isinstance(event, Passed):
                 self._passed |= 1 << event.seat
+                self._changed_seats |= 1 << event.seat
             elif isinstance(event, TrickEnded):
                 self._to_beat = 0
+                self._changed_seats |= self._passed  # no longer passed
                 self._passed = 0
-            elif isinstance(event, WentOut):
-                self._finished |= 1 << event.seat
+            elif isinstance(event, (TrickStateChanged, RevolutionChanged)):
+                pass
             elif isinstance(event, OwedAction):
                 self._owed = event.owed
-            elif isinstance(event, Gave):
-                self._owed = ""
-            elif isinstance(event, Discarded):
-                self._played |= event.cards
-                self._owed = ""
-            elif isinstance(event, RoundStarted):
-                self._clear_round()
-            elif isinstance(event, RoundOver) and self.reward_kind == "points":
-                for seat, points in enumerate(event.points):
-                    self.rewards[self.possible_agents[seat]] += float(points)
+            elif isinstance(event, WentOut):
+                self._finished |= 1 << event.seat
+                self._changed_seats |= 1 << event.seat
+            else:
+                self._changed_seats = self._every_seat
+                if isinstance(event, Gave):
+                    self._owed = ""
+                elif isinstance(event, Discarded):
+                    self._played |= event.cards
+                    self._owed = ""
+                elif isinstance(event, RoundStarted):
+                    self._clear_round()
+                elif isinstance(event, RoundOver):
+                    self._points_floats = [None] * self.rules.players  # the totals changed
+                    if self.reward_kind == "points":
+                        self._rewarded = True
+                        for seat, points in enumerate(event.points):
+                            self.rewards[self.possible_agents[seat]] += float(points)
 
     def _require(self) -> Game:
         if self.game is None:
@@ -226,25 +356,35 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._require()
+        game = self.game
+        if game is None:
+            game = self._require()  # raises
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards are 0 but after a round's end
+            self._clear_rewards()
+            self._rewarded = False
         if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, not None")
         index = int(action)
-        mask = self._mask()
-        if not 0 <= index < NUM_ACTIONS or not mask[index]:
+        if self._cached_mask is None:
+            self._mask()
+        if not 0 <= index < NUM_ACTIONS or not self._legal[index]:
             raise ValueError(f"action {index} ({self._name(index)}) is not legal for {agent} now")
-        move = self._move_for(index)
+        move = PLAY_MOVES[index] if is_play_index(index) else self._move_for(index)
         self._cached_mask = None
         if move is not None:
             self._picked = 0
-            self._note(game.apply(move))
+            # the mask holds exactly the legal moves of this state: no second check is needed
+            self._note(game.apply_trusted(move))
             if game.is_terminal:
                 self._finish(game)
-            else:
+            elif game.is_chance_node:
                 self._advance()
-        self._accumulate_rewards()
+            else:
+                self.agent_selection = self.possible_agents[game.turn]  # type: ignore[index]
+                self._pick_targets = self._live = None
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
 
@@ -253,29 +393,39 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def _move_for(self, index: int) -> int | None:
         """The move an index makes now, or None for a pick that leaves the give unfinished."""
-        if index < FIRST_PICK:
+        if is_play_index(index):
             return PLAY_MOVES[index]
-        targets = self._targets()
+        gives = self._gives()
         if index < DONE:
-            self._picked |= 1 << (index - FIRST_PICK)
-            picked = self._picked
-            if any(t != picked and t & picked == picked for t in targets if _prefix(picked, t)):
+            picked = self._picked = self._picked | 1 << (index - FIRST_PICK)
+            # the targets going on from the cards picked are among those that did before
+            live = self._live
+            live = self._live = (picked, _going_on(live[1] if live else list(gives), picked))
+            if any(map(picked.__ne__, live[1])):
                 return None  # more cards may follow: the same agent picks again
-        return self._finished_give(self._picked)
+        return gives[self._picked]
 
-    def _finished_give(self, cards: int) -> int:
-        for move in self._require().legal_moves():
-            if move & (GIVE | DISCARD) and move & CARDS_MASK == cards:
-                return move
-        raise AssertionError("the mask allowed a give the game refuses")  # pragma: no cover
+    def _gives(self, moves: list[int] | None = None) -> dict[int, int]:
+        """The legal gives or discards of the agent to act, by their cards (picks' targets);
+        ``moves``: its legal moves when the caller has them already."""
+        gives = self._pick_targets
+        if gives is None:
+            if moves is None:
+                moves = self._require().legal_moves()
+            # when a give or a discard is owed, the legal moves are those only (none hidden:
+            # R39 hides others' gives in views, never the moves of the seat to act)
+            gives = self._pick_targets = dict(
+                zip(map(CARDS_MASK.__and__, moves), moves, strict=True)
+            )
+            self._live = (0, list(gives))
+        return gives
 
     def _targets(self) -> list[int]:
-        if self._pick_targets is None:
-            self._pick_targets = pick_masks(self._require().legal_moves())
-        return self._pick_targets
+        return list(self._gives())
 
     def _finish(self, game: Game) -> None:
         if self.reward_kind == "win_loss":
+            self._rewarded = True
             places = standings(game.points)
             for seat, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = 1.0 if places[seat] == 0 else -1.0
@@ -289,82 +439,141 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
     # -- what an agent sees -------------------------------------------------------------------
 
     def _mask(self) -> np.ndarray:
-        """The legal indices of the agent to act (computed once per state)."""
+        """The legal indices of the agent to act (computed once per state, handed out
+        read-only: nobody changes it)."""
         mask = self._cached_mask
         if mask is None:
-            mask = self._cached_mask = self._compute_mask()
-            mask.flags.writeable = False  # handed out as it is: nobody changes it
+            legal = self._legal = self._compute_mask()
+            mask = self._cached_mask = np.frombuffer(legal, _INT8)  # bytes: read-only
         return mask
 
-    def _compute_mask(self) -> np.ndarray:
+    def _compute_mask(self) -> bytes:
+        """The mask's bytes, 1 at each legal index: a play's index straight from the table of
+        plays (PLAY_INDEX), a give's or a discard's next picks from its targets."""
         game = self._require()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if game.current_player is None:
-            return mask
+            return _NO_ACTION_BYTES
+        if self._pick_targets is not None:  # a give or a discard is being picked
+            return self._pick_mask(self._pick_targets)
         moves = game.legal_moves()
-        if moves and is_pick_move(moves[0]):
-            picked = self._picked
-            targets = self._targets()
-            done = False
-            for target in targets:
-                if not _prefix(picked, target):
-                    continue
-                rest = target & ~picked
-                if rest:
-                    mask[FIRST_PICK + (rest & -rest).bit_length() - 1] = 1
-                else:
-                    done = True
-            if done and picked:
-                mask[DONE] = 1
-            return mask
-        index = PLAY_INDEX
-        mask[[index[m] for m in moves]] = 1
-        return mask
+        if len(moves) == 1 and not moves[0] & _PICKED_KINDS:  # often: the pass alone
+            only = PLAY_INDEX[moves[0]]
+            alone = _ONE_ACTION.get(only)
+            if alone is None:
+                if len(_ONE_ACTION) >= _ONE_ACTION_SIZE:
+                    _ONE_ACTION.clear()
+                alone = _ONE_ACTION[only] = bytes(only) + b"\1" + bytes(NUM_ACTIONS - only - 1)
+            return alone
+        if moves and moves[0] & _PICKED_KINDS:  # a give or a discard is owed (is_pick_move)
+            return self._pick_mask(self._gives(moves))
+        mask = bytearray(NUM_ACTIONS)
+        play_index = PLAY_INDEX
+        for move in moves:
+            mask[play_index[move]] = 1
+        return bytes(mask)
+
+    def _pick_mask(self, gives: dict[int, int]) -> bytes:
+        """The mask while a give or a discard is picked: the next card of each legal one that
+        goes on from the cards picked so far, and "done" when those make one already."""
+        picked = self._picked
+        live = self._live
+        if live is None or live[0] != picked:
+            live = self._live = (picked, _going_on(list(gives), picked))
+        rests = live[1]
+        if picked:
+            rests = list(map(picked.__xor__, rests))
+        # the next pick of each: the lowest card of what it has beyond the cards picked
+        nexts = reduce(or_, map(and_, rests, map(neg, rests)), 0)
+        table = _BYTE_ONES
+        return b"".join(
+            (
+                _NO_PLAY_BYTES,
+                table[nexts & 255],
+                table[nexts >> 8 & 255],
+                table[nexts >> 16 & 255],
+                table[nexts >> 24 & 255],
+                table[nexts >> 32 & 255],
+                table[nexts >> 40 & 255],
+                table[nexts >> 48][: CARDS - 48],
+                b"\1" if picked and 0 in rests else b"\0",  # "done"
+                _NO_UECDA_BYTES,
+            )
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._require()
+        game = self.game
+        if game is None:
+            game = self._require()  # raises
         seat = self.agent_name_mapping[agent]
-        own_turn = game.current_player == seat and not game.is_terminal
-        return {
-            "observation": self._observation(game, seat),
-            "action_mask": self._mask() if own_turn else _NO_ACTION,
-        }
+        if game.current_player == seat and not game.is_terminal:
+            mask = self._cached_mask
+            if mask is None:
+                mask = self._mask()
+        else:
+            mask = _NO_ACTION
+        return {"observation": self._observation(game, seat), "action_mask": mask}
 
     def _observation(self, game: Game, seat: int) -> np.ndarray:
-        """The seat's observation: its own hand and the public state of the game (R26)."""
+        """The seat's observation: its own hand and the public state of the game (R26).
+
+        Built as the bytes of its float32 numbers, then read by numpy in one go, from pieces
+        kept while they hold (the hand's and the played cards' numbers, each seat's three, the
+        points) and tables of ready-made ones (a byte of cards' eight numbers, the flags).
+        ``tests/test_env_fast_path.py`` checks it against the plain computation."""
+        hands = game.hands
+        hand = hands[seat]
+        if hand != self._hand_cards[seat]:
+            self._hand_cards[seat] = hand
+            self._hand_floats[seat] = _floats_of(hand)
+        played = self._played
+        if played != self._played_cards:
+            self._played_cards = played
+            self._played_floats = _floats_of(played)
+        to_beat = self._to_beat & CARDS_MASK
         picked = self._picked if game.current_player == seat else 0
-        masks = (game.hand(seat), self._played, self._to_beat & CARDS_MASK, picked)
-        # the four card sets in one go: 7 bytes (56 bits) each, the last two bits dropped
-        raw = b"".join(mask.to_bytes(7, "little") for mask in masks)
-        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        out[:SEATS] = bits.reshape(4, 56)[:, :CARDS].ravel()
-        players = self.rules.players
-        scale = players * self.rules.rounds
-        seats = [0.0] * (MAX_SEATS * SEAT_FIELDS)
-        points = [0.0] * MAX_SEATS
-        passed, finished, totals, hands = self._passed, self._finished, game.points, game.hands
-        for offset, hand in enumerate(hands[seat:] + hands[:seat]):
-            other = (seat + offset) % players
-            base = offset * SEAT_FIELDS
-            seats[base] = min(hand.bit_count() / 20.0, 1.0)  # how many: public
-            seats[base + 1] = passed >> other & 1
-            seats[base + 2] = finished >> other & 1
-            points[offset] = totals[other] / scale
-        owed = self._owed
-        marks = game.marks
-        playing = game.phase is Phase.PLAY
-        flags = [
-            game.revolution,
-            *(marks >> bit & 1 for bit in MARK_BITS),
-            playing and not owed,
-            game.phase is Phase.EXCHANGE,
-            owed == "give",
-            owed == "discard",
-            playing and not self._to_beat,
+        cache = _CARD_CACHE
+        parts = [
+            self._hand_floats[seat],
+            self._played_floats,
+            cache.get(to_beat) or _card_floats(to_beat),
+            cache.get(picked) or _card_floats(picked),
         ]
-        out[SEATS:] = seats + flags + points
-        return out
+        pieces = self._seat_pieces
+        changed = self._changed_seats
+        if changed:  # the seats that played or passed since (every seat after anything else)
+            passed = self._passed
+            finished = self._finished
+            held_code = _HELD_CODE
+            players = self.rules.players
+            while changed:
+                low = changed & -changed
+                other = low.bit_length() - 1
+                pieces[other] = pieces[other + players] = _SEAT_FLOATS[
+                    held_code[hands[other].bit_count()]
+                    | (passed >> other & 1) << 1
+                    | finished >> other & 1
+                ]
+                changed ^= low
+            self._changed_seats = 0
+        parts += pieces[seat : seat + self.rules.players]  # from this seat on, clockwise
+        parts.append(self._empty_seats)
+        state = (game.phase, self._owed, game.revolution, game.marks, not self._to_beat)
+        flags = _FLAG_PIECES.get(state)
+        if flags is None:
+            flags = _flag_piece(*state)
+        parts.append(flags)
+        points = self._points_floats[seat]
+        if points is None:
+            points = self._points_floats[seat] = self._seat_points(game, seat)
+        parts.append(points)
+        return np.frombuffer(_JOIN(parts), _FLOAT32)  # a new bytearray: writable, its own
+
+    def _seat_points(self, game: Game, seat: int) -> bytes:
+        """The points part of the seat's observation (it changes only as a round ends)."""
+        scale = self.rules.players * self.rules.rounds
+        totals = game.points
+        values = [totals[other] / scale for other in self._clockwise[seat]]
+        return struct.pack(f"<{MAX_SEATS}f", *values, *[0.0] * (MAX_SEATS - len(values)))
 
     def raw_observation(self, agent: str) -> PlayerView:
         """The seat's view as the engine gives it to bots (R26): hand, public state, legal moves."""
@@ -417,6 +626,15 @@ class PresidentEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def close(self) -> None:
         pass
+
+
+def _going_on(targets: list[int], picked: int) -> list[int]:
+    """The targets that go on from ``picked`` (:func:`_prefix`: the cards picked are their lowest
+    cards), filtered in C (itertools and the int methods): gives can number hundreds."""
+    if not picked:
+        return targets
+    below = (1 << picked.bit_length()) - 1
+    return list(compress(targets, map(picked.__eq__, map(below.__and__, targets))))
 
 
 def _prefix(picked: int, target: int) -> bool:

@@ -83,7 +83,8 @@ class Join(_Client):
 
 
 class Play(_Client):
-    """Play cards (a set or a straight); ``jokers`` maps a straight's jokers to ranks."""
+    """Play cards (a set or a straight); ``jokers`` maps a straight's jokers to ranks ("7"), and
+    under the suit lock with jokers (R44) a set's jokers to the cards they stand for ("7H")."""
 
     type: Literal["play"]
     seq: Seq

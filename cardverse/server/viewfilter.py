@@ -45,6 +45,9 @@ log = logging.getLogger("cardverse.server.viewfilter")
 _CARD_TEXT = re.compile(r'"(?:10|[2-9JQKA])[CDHS]"|"[RB]J"')
 _CARD_INDEX: dict[str, int] = {f'"{card_name(c)}"': c for c in range(54)}
 _FREE_TEXT_KEYS = frozenset({"name", "message"})  # people's names and English text
+#: the keys of a play's ``jokers`` map: the value under one is what that joker stands for (a
+#: rank, or under R44 a card such as "7H" naming a suit), a declaration, not a card shown
+_JOKER_KEYS = frozenset({"RJ", "BJ"})
 
 STATS: dict[str, int] = {"messages": 0, "violations": 0}
 
@@ -190,14 +193,15 @@ def _resolve_private(message: dict[str, Any], seat: int | None) -> dict[str, Any
 
 
 def _cards_in(value: Any, found: list[str]) -> None:
-    """Card strings in a JSON value, outside the free-text fields (names, messages)."""
+    """Card strings in a JSON value, outside the free-text fields (names, messages) and the
+    joker declarations of a play (``"jokers": {"RJ": "7H"}``: the card a joker stands for)."""
     if isinstance(value, str):
         if f'"{value}"' in _CARD_INDEX:
             found.append(value)
     elif isinstance(value, dict):
         for key, item in value.items():
             _cards_in(key, found)
-            if key not in _FREE_TEXT_KEYS:
+            if key not in _FREE_TEXT_KEYS and key not in _JOKER_KEYS:
                 _cards_in(item, found)
     elif isinstance(value, list):
         for item in value:

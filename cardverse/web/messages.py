@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
-from ..engine.options import FIRST_SEAT, THREE_OF_CLUBS_LEADS, THREE_OF_DIAMONDS_LEADS
+from ..engine.options import FIRST_SEAT, SPECS, THREE_OF_CLUBS_LEADS, THREE_OF_DIAMONDS_LEADS
 from ..engine.parts import PARTS
 from .i18n import N_, NC_, NP_, Translator
 
@@ -127,12 +127,14 @@ PRESET_NAMES: dict[str, str] = {
     "standard": N_("Standard"),
     "cardverse": N_("CardVerse"),
     "daifugo": N_("Dai Fugō"),
+    "uecda": N_("UECda"),
 }
 
 # An option's label and help are its part's words (cardverse.engine.parts), msgids that the
 # catalog extraction finds in the parts; so are the rules-sheet lines a part adds.
 OPTION_LABELS: dict[str, str] = {part.spec.name: part.words.label for part in PARTS}
 OPTION_HELP: dict[str, str] = {part.spec.name: part.words.help for part in PARTS}
+_VALUE_WORDS = {part.spec.name: part.words for part in PARTS}
 HOUSE_RULES_HEADING = N_("House rules")
 ON = N_("On")
 OFF = N_("Off")
@@ -184,10 +186,6 @@ REFUSALS: dict[str, Any] = {
     "beat_jokers_equal_off": N_(
         "A set made only of jokers cannot be covered when equal plays are off."
     ),
-    "beat_joker_spade_three": {
-        True: N_("A lone joker can be covered only by the 3 of spades or by the other joker."),
-        False: N_("A lone joker can be covered only by the 3 of spades."),
-    },
     "straight_too_high": {
         True: N_(
             "During a revolution the lowest card of your straight must be lower than "
@@ -225,7 +223,20 @@ REFUSALS: dict[str, Any] = {
     "straight_without_natural": N_("A straight holds at least one card that is not a joker."),
     "straight_mixed_suits": N_("The cards of a straight must all be of one suit."),
     "joker_rank_missing": N_("Say which rank the joker stands for in the straight."),
-    "joker_not_played": N_("A rank was given for a joker that is not played."),
+    "joker_not_played": N_("A rank or a card was given for a joker that is not played."),
+    "joker_suit_taken": N_(
+        "%(joker)s cannot stand for a card of %(suit)s: the set already holds that card."
+    ),
+    "joker_suit_twice": N_("The two jokers must stand for cards of two different suits."),
+    "joker_suit_all_jokers": N_("A set made only of jokers stands for no suit."),
+    "joker_suit_unknown": N_("The card given for a joker is of no suit."),
+    "joker_suit_missing": N_(
+        "Say which card %(joker)s stands for in the set: one of a suit the set does not hold "
+        "(%(suits)s)."
+    ),
+    "joker_suit_not_named_here": N_(
+        "At this table a joker in a set stands for the set's rank only: it names no suit."
+    ),
     "straight_too_short": N_("A straight needs at least 3 cards."),
     "straight_not_consecutive": N_(
         "The ranks of a straight must follow one another, from 3 up to 2, without wrapping."
@@ -270,6 +281,8 @@ REFUSALS: dict[str, Any] = {
         "The %(preset)s preset is for %(low)s to %(high)s players, not %(value)s."
     ),
 }
+# The texts of the refusals a rule part gives are its own words (cardverse.engine.words).
+REFUSALS.update({code: text for part in PARTS for code, text in part.words.refusals})
 UNKNOWN_REFUSAL = N_("This is not allowed here.")
 
 # The server's error codes (cardverse.server.protocol.ERROR_CODES), from the player's side.
@@ -384,9 +397,17 @@ def option_label(name: str, t: Translator) -> str:
 
 
 def option_value(name: str, value: Any, t: Translator) -> str:
-    """An option's value in words (On/Off, a count, who leads)."""
+    """An option's value in words (On/Off, a count, who leads, a part's named value)."""
+    named = _VALUE_WORDS[name].value_label(value) if name in _VALUE_WORDS else None
+    if named is not None:
+        return t.gettext(named)
     if isinstance(value, bool):
         return t.gettext(ON if value else OFF)
+    if value == 0 and name in SPECS and SPECS[name].allows_off:
+        return t.gettext(OFF)
+    count = _VALUE_WORDS[name].count if name in _VALUE_WORDS else None
+    if count is not None and isinstance(value, int):
+        return t.plural(count, value)
     if name == "first_lead" and value in FIRST_LEAD_VALUES:
         return t.gettext(FIRST_LEAD_VALUES[value])
     if name == "jokers" and isinstance(value, int):
@@ -448,6 +469,10 @@ def refusal_text(
             ],
             t,
         )
+    if "suit" in params and params["suit"] in SUIT_LETTER_TO_KEY:
+        values["suit"] = t.gettext(SUIT_NAMES_L10N[SUIT_LETTER_TO_KEY[params["suit"]]])
+    if "joker" in params:
+        values["joker"] = card_short(str(params["joker"]), t)
     if "preset" in params:
         preset = str(params["preset"]).strip("'\"")
         values["preset"] = t.gettext(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset

@@ -186,7 +186,7 @@ async def rules_standard(request: Request) -> Response:
 PLAYER_RANGE = N_("%(low)s to %(high)s")
 
 
-PRESET_PAGES = ("cardverse", "daifugo")  # presets with a page of their own (slug = name)
+PRESET_PAGES = ("cardverse", "daifugo", "uecda")  # presets with a page of their own (slug = name)
 
 
 def preset_rows(lang: str, name: str = "cardverse") -> list[dict[str, Any]]:

@@ -19,10 +19,10 @@ from ..engine.options import (
     THREE_OF_DIAMONDS_LEADS,
     Rules,
 )
-from ..engine.parts import Part
+from ..engine.parts import PARTS, Part
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
-from ..engine.words import CLEARING, HOUSE
+from ..engine.words import CLEARING, HOUSE, LEAD, LONE_JOKER, MAY, REVOLUTION
 from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
@@ -158,17 +158,8 @@ def _may(rules: Rules) -> list[Line]:
         if rules.equal_plays
         else _line(N_("To beat a set, play a higher rank: the same rank is not enough.")),
     ]
+    may += _option_lines(rules, MAY)  # what beats a straight (R41), sets of five (R43)
     if rules.straights:
-        may.append(
-            _line(
-                N_(
-                    "To beat a straight, play one with a higher top card or the same top card, "
-                    "in any suit."
-                )
-            )
-            if rules.equal_plays
-            else _line(N_("To beat a straight, play one with a higher top card, in any suit."))
-        )
         may.append(
             _line(
                 N_(
@@ -179,7 +170,7 @@ def _may(rules: Rules) -> list[Line]:
         )
     if rules.jokers:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
-        may.append(_line(_lone_joker(rules)))
+        may += _option_lines(rules, LONE_JOKER)  # what covers jokers alone (R5, R10, R33)
         if rules.straights:
             may.append(
                 _line(
@@ -191,40 +182,6 @@ def _may(rules: Rules) -> list[Line]:
                 )
             )
     return may
-
-
-def _lone_joker(rules: Rules) -> str:
-    """R5, R10 and R33: what covers a set made only of jokers (the 3 of spades with spade_three)."""
-    spade_three = bool(rules.spade_three)
-    if rules.jokers == 1:
-        if spade_three:
-            return N_(
-                "The joker played alone beats every other single card; only the 3 of spades "
-                "played alone can cover it."
-            )
-        return N_("The joker played alone beats every single card, and nothing can cover it.")
-    if rules.equal_plays:
-        if spade_three:
-            return N_(
-                "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
-                "other set of its size. A joker alone can be covered only by the other joker or "
-                "by the 3 of spades played alone; nothing can cover the pair of jokers."
-            )
-        return N_(
-            "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
-            "other set of its size. A joker alone can be covered only by the other joker; "
-            "nothing can cover the pair of jokers."
-        )
-    if spade_three:
-        return N_(
-            "A set made only of jokers (a joker alone, or both jokers as a pair) beats every "
-            "other set of its size. Only the 3 of spades played alone can cover a joker alone; "
-            "nothing can cover the pair of jokers."
-        )
-    return N_(
-        "A set made only of jokers (a joker alone, or both jokers as a pair) beats every other "
-        "set of its size, and nothing can cover it."
-    )
 
 
 def _clearing(rules: Rules) -> list[Line]:
@@ -305,25 +262,16 @@ def _revolution(rules: Rules) -> list[Line]:
         _line(N_("Every round starts in the normal order.")),
         _line(N_("Everyone sees whether a revolution is in force.")),
     ]
-    if rules.straights:
+    if rules.straights and not ruleset_for(rules).straights_reverse:
         lines.append(
             _line(
                 N_(
                     "Straights never start a revolution, whatever their length: four cards of a "
-                    "straight are no set of four. During a revolution, to beat a straight play "
-                    "one with a lower bottom card or the same bottom card, in any suit."
-                )
-            )
-            if rules.equal_plays
-            else _line(
-                N_(
-                    "Straights never start a revolution, whatever their length: four cards of a "
-                    "straight are no set of four. During a revolution, to beat a straight play "
-                    "one with a lower bottom card, in any suit."
+                    "straight are no set of four."
                 )
             )
         )
-    return lines
+    return lines + _option_lines(rules, REVOLUTION)
 
 
 def _lead(rules: Rules) -> list[Line]:
@@ -339,7 +287,9 @@ def _lead(rules: Rules) -> list[Line]:
     }
     lead = [_line(first[rules.first_lead])]
     if rules.rounds > 1:
-        lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
+        if not ruleset_for(rules).round_leaders:
+            lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
+        lead += _option_lines(rules, LEAD)  # R46
     return lead
 
 
@@ -406,6 +356,19 @@ def _part_lines(rules: Rules, parts: tuple[Part, ...], section: str) -> list[Lin
     return [
         _line(line.msg)
         for part in parts
+        for line in part.words.sheet
+        if line.section == section and line.shows(options)
+    ]
+
+
+def _option_lines(rules: Rules, section: str) -> list[Line]:
+    """The lines every option's part adds to ``section`` where its conditions hold, the part's
+    own option among them (the line names it): a part may speak here while it is off too, as
+    the straight cover does for its default value."""
+    options = rules.to_dict()
+    return [
+        Line(line.msg, {name: options[name] for name in line.params})
+        for part in PARTS
         for line in part.words.sheet
         if line.section == section and line.shows(options)
     ]
@@ -588,19 +551,21 @@ def hints_from_query(query: Any) -> bool | None:
 
 
 def rules_from_query(query: Any) -> Rules:
-    """Rules from query parameters (``preset``, ``players``, options as 1/0, on/off, true/false).
+    """Rules from query parameters (``preset``, ``players``, options as 1/0, on/off, true/false,
+    or a named value).
 
     Raises :class:`~cardverse.engine.options.OptionsError` for values the rules do not allow.
     """
-    from ..engine.options import BOOLEAN_OPTIONS, SPECS, rules_from_dict
-    from ..engine.specs import INT
+    from ..engine.options import SPECS, rules_from_dict
+    from ..engine.specs import BOOL, INT, SWITCH
 
     data: dict[str, Any] = {}
     for key in ("preset", *OPTION_NAMES):
         raw = query.get(key)
         if raw is None or raw == "":
             continue
-        if key in BOOLEAN_OPTIONS:
+        if key in SPECS and SPECS[key].kind in (BOOL, SWITCH):
+            # on/off in any of its spellings; a switch's named values (R44, R45) pass as written
             lowered = raw.strip().lower()
             if lowered in ("1", "on", "true", "yes"):
                 data[key] = True

@@ -35,6 +35,7 @@ VARIANTS: dict[str, str] = {
     **{spec.page: f"rules/{name}.html" for name, spec in SPECS.items() if spec.page},
     "cardverse": "rules/cardverse.html",
     "daifugo": "rules/daifugo.html",
+    "uecda": "rules/uecda.html",
 }
 # The option each option page is about (slug -> option name).
 PAGE_OPTIONS: dict[str, str] = {spec.page: name for name, spec in SPECS.items() if spec.page}
@@ -50,6 +51,7 @@ VARIANT_LABELS: dict[str, str] = {
     **{spec.page: OPTION_LABELS[name] for name, spec in SPECS.items() if spec.page},
     "cardverse": N_("The CardVerse preset"),
     "daifugo": N_("The Dai Fugō preset"),
+    "uecda": N_("The UECda preset"),
 }
 
 

@@ -24,7 +24,7 @@ from ..engine import ActionFormatError, action_from_json, to_move
 from ..engine.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES
 from ..engine.options import PRESETS, SPECS
 from ..engine.parts import PARTS
-from ..engine.specs import BOOL, CHOICE
+from ..engine.specs import BOOL, CHOICE, SWITCH
 from ..notation import NotationError, read_position
 from ..tabletalk.heartbeat import client_settings
 from .cards import card_svg
@@ -72,6 +72,12 @@ def _option_entries(t: Translator) -> list[dict[str, Any]]:
         elif spec.kind == CHOICE:
             entry["kind"] = "choice"
             values = list(spec.choices)
+        elif spec.kind == SWITCH:
+            entry["kind"] = "choice"
+            values = [False, True, *spec.choices]
+        elif spec.allows_off:
+            entry["kind"] = "choice"
+            values = [0, *range(spec.low, spec.high + 1)]
         elif spec.high - spec.low < SMALL_RANGE:
             entry["kind"] = "choice"
             values = list(range(spec.low, spec.high + 1))

@@ -91,6 +91,7 @@ OPTIONS: list[dict[str, Any]] = [
         "eight_stop": True,
     },
     {"preset": "daifugo", "players": 6, "rounds": 2, "straights": True, "jokers": 2},
+    {"preset": "uecda", "players": 5, "rounds": 2},
 ]
 
 

@@ -26,7 +26,10 @@ from server_support import Client, ServerThread, create_table, play_randomly, ru
 
 from cardverse.server.viewfilter import STATS
 
-CARD = re.compile(r'"((?:10|[2-9JQKA])[CDHS]|[RB]J)"')
+# A card string, but for what a joker of a play stands for ("jokers": {"RJ": "7H"}, R44): a
+# declaration, not a card shown (the server writes JSON without spaces).
+CARD = re.compile(r'(?<!"[RB]J":)"((?:10|[2-9JQKA])[CDHS]|[RB]J)"')
+DECLARED = re.compile(r'"[RB]J":"(?:10|[2-9JQKA])[CDHS]"')
 
 Moment = tuple[int, int]  # (round, step)
 
@@ -147,6 +150,7 @@ CONFIGS: list[dict[str, Any]] = [
         "revolution": True,
     },
     {"preset": "cardverse", "players": 3, "rounds": 3},
+    {"preset": "uecda", "players": 5, "rounds": 2, "jokers": 2},
     {"preset": "standard", "players": 7, "rounds": 2, "exchange": False, "equal_plays": False},
     {
         "preset": "standard",
@@ -155,6 +159,7 @@ CONFIGS: list[dict[str, Any]] = [
         "straights": True,
         "first_lead": "first_seat",
     },
+    {"preset": "uecda", "players": 5, "rounds": 2},
 ]
 
 
@@ -225,6 +230,8 @@ def test_R26_no_message_to_a_seat_holds_a_card_it_may_not_see(
             assert seen > 5, "the spectator saw too few plays"
             assert told_by_changes(watcher), watcher.label
             checked += seen
+        if config["preset"] == "uecda":  # R44: set jokers named their cards on the wire
+            assert any(DECLARED.search(raw) for c in clients for raw in c.raw)
         late = spectators[-1]  # came in the middle: first a full state, with the round's log
         assert next(m for m in late.messages if m["type"] == "state").get("log") is not None
         return checked

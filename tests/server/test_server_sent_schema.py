@@ -20,7 +20,7 @@ def _games(count: int) -> list[Game]:
     rng = random.Random(29)
     games = []
     for index in range(count):
-        preset = ("standard", "cardverse", "daifugo")[index % 3]
+        preset = ("standard", "cardverse", "daifugo", "uecda")[index % 4]
         game = Game(rules_from_dict({"preset": preset, "players": 4}), seed=rng.randrange(1 << 30))
         for _ in range(rng.randrange(0, 60)):
             if game.turn is None:

@@ -76,6 +76,21 @@ def test_filter_ignores_names_that_look_like_cards_and_allows_echoes() -> None:
     assert visible_cards(game, 0) == game.hand(0)
 
 
+def test_R44_filter_reads_a_set_jokers_card_as_a_declaration_not_a_card() -> None:
+    """Under the suit lock with jokers a set's joker names the card it stands for ("RJ": "7H");
+    another seat may hold that very card: the declaration passes, a real hidden card does not."""
+    game = Game(Rules.make("uecda", players=4, jokers=1), seed=5)
+    holder = next(seat for seat in range(4) if "RJ" in mask_names(game.hand(seat)))
+    hidden = mask_names(game.hand((holder + 1) % 4))[0]
+    played = {"seat": holder, "action": "play", "cards": ["RJ"], "jokers": {"RJ": hidden}}
+    message = {"type": "state", "view": {"trick": [played]}}
+    assert json.loads(render(message, holder, game)) == message
+    before = STATS["violations"]
+    leak = {"type": "state", "view": {"trick": [played | {"cards": ["RJ", hidden]}]}}
+    assert json.loads(render(leak, holder, game))["code"] == "internal"
+    assert STATS["violations"] == before + 1
+
+
 class FakeConn:
     def __init__(self) -> None:
         self.seat: int | None = None

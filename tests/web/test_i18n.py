@@ -97,7 +97,8 @@ def test_placeholders_are_kept(lang: str) -> None:
 
 
 def _engine_codes() -> set[str]:
-    source = "\n".join(path.read_text() for path in ENGINE_DIR.glob("*.py"))
+    # the engine's modules and its rule parts (engine/parts/*.py refuse plays too)
+    source = "\n".join(path.read_text() for path in sorted(ENGINE_DIR.rglob("*.py")))
     calls = re.findall(
         r"(?:refuse|PlayShapeError|OptionsError|Refusal)\(\s*\"([a-z_]+)\""
         r"(?: if [^\n]* else \"([a-z_]+)\")?",
@@ -109,6 +110,7 @@ def _engine_codes() -> set[str]:
 def test_every_engine_refusal_code_has_a_translation() -> None:
     codes = _engine_codes()
     assert {"not_your_turn", "set_too_high", "option_locked", "straight_too_short"} <= codes
+    assert {"outside_lock", "straight_not_all_higher", "straight_not_all_lower"} <= codes
     assert codes - set(REFUSALS) == set()
 
 
@@ -161,7 +163,7 @@ def test_every_code_with_its_params_reads_well(lang: str) -> None:
         "seat": 1, "turn": 2, "cards": "QH 10S RJ", "size": 3, "count": 2, "played": 2,
         "need": "J", "got": "jokers", "kind": "straight", "equal_plays": True,
         "option": "equal_plays", "preset": "cardverse", "value": False, "low": 3, "high": 6,
-        "needs": "jokers", "suits": ["H", "S"],
+        "needs": "jokers", "suits": ["H", "S"], "suit": "D", "joker": "RJ",
     }  # fmt: skip
     unknown = t.gettext(UNKNOWN_REFUSAL)
     for code in error_codes():
@@ -181,6 +183,16 @@ def test_refusal_in_words() -> None:
         "option_locked", {"option": "jokers", "preset": "cardverse", "value": 0}, pl
     )
     assert "Jokery" in locked and "CardVerse" in locked
+
+
+def test_R41_straight_refusals_name_the_covered_card_and_the_played_one() -> None:
+    en = translator("en")
+    assert refusal_text("straight_not_all_higher", {"need": "7", "got": "6"}, en) == (
+        "Every card of your straight must be higher than 7, the highest card it covers; your "
+        "lowest is 6."
+    )
+    lower = refusal_text("straight_not_all_lower", {"need": "Q", "got": "K"}, translator("fi"))
+    assert "Vallankumouksen aikana" in lower and "Q" in lower and "K" in lower
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

@@ -241,6 +241,39 @@ def test_sheet_follows_the_options(client: TestClient) -> None:
     assert re.search(r"1\. President 3 2\. Citizen 2 3\. Scum 1", three)  # R21, R22
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "suit_lock=0&spade_three=0",  # the table page sends on/off as 1/0, for switches too
+        "jokers=1&suit_lock=1&spade_three=1",
+        "jokers=1&suit_lock=natural&spade_three=on",
+        "jokers=1&suit_lock=with_jokers&spade_three=over_lock",  # R44, R45: named values
+        "straights=on&straight_cover=all_higher&revolution=1&straight_revolution=5",  # R41, R42
+        "straight_revolution=0&five_card_sets=0&lead_every_round=0",
+    ],
+)
+def test_R44_R45_sheet_reads_switches_and_named_values(client: TestClient, query: str) -> None:
+    for path in ("/rules/sheet", "/rules/sheet/part"):
+        response = client.get(f"{path}?preset=standard&players=4&{query}&lang=en")
+        assert response.status_code == 200, (path, query, response.text[:200])
+    refused = client.get("/rules/sheet/part?preset=standard&players=4&suit_lock=sometimes")
+    assert refused.status_code == 400 and "Suit lock has no such choice." in refused.text
+
+
+def test_uecda_preset_page_shows_its_options(client: TestClient) -> None:
+    html = client.get("/rules/uecda?lang=en").text
+    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td></tr>", html)
+    by_option = {row[0]: row[1:] for row in rows}
+    assert by_option["Straight cover"] == ("Higher top", "All cards higher")  # R41
+    assert by_option["Suit lock"] == ("Off", "With jokers")  # R44
+    assert by_option["Spade three"] == ("Off", "Also over a lock")  # R45
+    assert by_option["Same lead every round"] == ("Off", "On")  # R46
+    assert by_option["Straight revolution"] == ("Off", "5 cards or more")  # R42
+    assert by_option["First lead"][1] == "The holder of the 3 of diamonds"
+    assert "locked" not in html.split("<tbody>")[1].split("</tbody>")[0]  # locks nothing
+    assert 'href="/rules/uecda"' in client.get("/rules?lang=en").text
+
+
 def test_R4_sheet_of_the_cardverse_preset(client: TestClient) -> None:
     text = _sheet_text(client, "preset=cardverse&players=5")
     assert "The CardVerse preset locks these options: Equal plays, Straights and Jokers." in text

@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from cardverse.engine import Rules
 from cardverse.web import error_handlers, web_routes
 from cardverse.web.i18n import LANGUAGES, translator
+from cardverse.web.pages import PRESET_PAGES
 from cardverse.web.site import VARIANTS
 
 
@@ -203,6 +204,14 @@ LEADS = {
     "seven-pass": "With this option, whoever plays sevens gives as many cards to the next player.",
     "ten-discard": "With this option, whoever plays tens discards as many cards.",
     "daifugo": "The Japanese game with its house rules, every one of them on.",
+    "straight-cover": "With the value “All cards higher”, a straight covers a straight only when "
+    "every one of its cards is higher than every card it covers.",
+    "straight-revolution": "With this option, a long straight starts a revolution, like a set of "
+    "four.",
+    "five-card-sets": "With this option, the four cards of a rank and a joker make a set of five.",
+    "lead-every-round": "With this option, every round is led like the first, not by the Scum of "
+    "the round before.",
+    "uecda": "The standard rules of UECda, the computer Dai Fugō tournament.",
 }
 
 
@@ -212,7 +221,7 @@ def test_variant_pages_have_a_kicker_a_lead_and_a_caption(
     client: TestClient, slug: str, lang: str
 ) -> None:
     page = _page(client, f"/rules/{slug}", lang)
-    kicker = "President preset" if slug in ("cardverse", "daifugo") else "President variant"
+    kicker = "President preset" if slug in PRESET_PAGES else "President variant"
     match = re.search(
         r'<p class="kicker">(.*?)</p>\s*<h1>(.*?)</h1>\s*<p class="lead">(.*?)</p>', page
     )
@@ -522,17 +531,20 @@ SHEET_FACTS: list[Fact] = [
     ("R19", lambda r: r.revolution, "Every round starts in the normal order."),
     (
         "R18",
-        lambda r: r.revolution and r.straights and r.equal_plays,
+        lambda r: r.revolution and r.straights and not r.straight_revolution,
         "Straights never start a revolution, whatever their length: four cards of a straight are "
-        "no set of four. During a revolution, to beat a straight play one with a lower bottom card "
-        "or the same bottom card, in any suit.",
+        "no set of four.",
     ),
     (
-        "R18",
-        lambda r: r.revolution and r.straights and not r.equal_plays,
-        "Straights never start a revolution, whatever their length: four cards of a straight are "
-        "no set of four. During a revolution, to beat a straight play one with a lower bottom "
-        "card, in any suit.",
+        "R10",  # straights during a revolution (R41: with straight_cover top)
+        lambda r: r.revolution and r.straights and r.equal_plays and r.straight_cover == "top",
+        "During a revolution, to beat a straight play one with a lower bottom card or the same "
+        "bottom card, in any suit.",
+    ),
+    (
+        "R10",
+        lambda r: r.revolution and r.straights and not r.equal_plays and r.straight_cover == "top",
+        "During a revolution, to beat a straight play one with a lower bottom card, in any suit.",
     ),
     (
         "R24",
@@ -845,6 +857,86 @@ OTHER_PAGE_FACTS: dict[str, list[str]] = {
         "The CardVerse preset is the set of rules we suggest for quick games: revolution on, no "
         "equal plays, no straights and no jokers, for 3 to 6 players. Locked options cannot be "
         "changed while this preset is chosen; the others can.",
+    ],
+    "/rules/straight-cover": [
+        # R41: all higher, in the normal order and during a revolution; no equal plays
+        "With “All cards higher”, every card of the new straight must be higher than every card "
+        "of the straight it covers, in any suit: its lowest card must be above the top card of "
+        "the covered straight. On 5-6-7, the straights 8-9-10 and above may be played, but 6-7-8 "
+        "and 7-8-9 may not.",
+        "During a revolution it goes the other way: every card must be lower than every card it "
+        "covers, so the top card of the new straight must be below the lowest card of the covered "
+        "one, both read in the normal order. Equal plays have no effect on straights with “All "
+        "cards higher”. A joker counts as the rank it stands for. Sets are covered as before.",
+        "Higher top",  # the option's values, by their names at the table
+        "All cards higher",
+    ],
+    "/rules/straight-revolution": [
+        # R42 (a length of 5 to 13), R15-R17 for such a straight, R18 for shorter ones
+        "Without this option only a set of four starts a revolution: straights never do, "
+        "whatever their length. With it, the table sets a length from 5 to 13 cards, and a "
+        "straight of that many cards or more starts a revolution too. The next one, a set of four "
+        "or another such straight, turns the order back. A shorter straight starts nothing.",
+        "Such a straight works like a set of four: it is judged by the order in force before it, "
+        "and the reversed order applies from the very next play. If it also clears the pile, the "
+        "trick ends and the next trick is played in the new order. The option needs the "
+        "revolution, and it matters only when straights are played.",
+    ],
+    "/rules/five-card-sets": [
+        # R43: four naturals and a joker, only sets of five cover it, it starts a revolution
+        "A set holds at most four cards. With this option, the four cards of one rank and a joker "
+        "together make a set of five, such as four 9s and a joker. A set of five is followed only "
+        "by a set of five, and only a set of five that beats it may cover it.",
+        "A set of five always holds exactly one joker: three cards of a rank with both jokers are "
+        "no set of five. With the revolution, a set of five starts a revolution, or turns one "
+        "back, like a set of four. The option needs at least one joker.",
+    ],
+    "/rules/lead-every-round": [
+        # R46 (with R24's lead of the first round)
+        "In the standard game the holder of the 3 of clubs leads the first round, and every later "
+        "round is led by the Scum of the round before. With this option every round is led like "
+        "the first: by whoever holds the card the first lead names, the 3 of clubs or the 3 of "
+        "diamonds, once the card exchange is over. When the first lead is the first seat, the "
+        "player in the first seat leads every round.",
+    ],
+    "/rules/suit-lock": [
+        # R44: jokers name a suit, any play may start or keep a lock, a lone joker has no suit
+        "The option has two values. “Natural cards” is the rule above. With “With jokers”, a "
+        "joker in a set or a straight stands for a card of a suit as well as a rank: its player "
+        "names both. The suits of a play are then the suits of all its cards, jokers included, "
+        "and any play may start or keep a lock: a lock starts whenever a play has exactly the "
+        "suits of the play it covers.",
+        "A joker played alone has no suit: it neither starts a lock nor breaks one.",
+        "Natural cards",
+        "With jokers",
+    ],
+    "/rules/spade-three": [
+        # R45 (over_lock) against R40 (on: the lock binds the 3 of spades)
+        "With the suit lock, a lock binds the 3 of spades like any other play: when the value is "
+        "“On” and the trick is locked to suits without spades, the 3 of spades cannot be played on "
+        "the joker. With the value “Also over a lock”, the 3 of spades played alone covers a lone "
+        "joker whatever lock is in force, and clears the pile as before.",
+        "Also over a lock",
+    ],
+    "/rules/uecda": [
+        # section 11: the preset's settings, R41-R46, R47 (the gift's suit order), R48
+        "UECda is the computer Dai Fugō tournament held every year by the University of "
+        "Electro-Communications, where programs play against each other by one fixed set of "
+        "rules. This preset starts from those rules: five players and five rounds, with the "
+        "revolution, straights, one joker and eights that clear the pile, but no equal plays. The "
+        "holder of the 3 of diamonds leads every round, once the card exchange is over.",
+        "A straight covers a straight only when all its cards are higher. A straight of five "
+        "cards or more starts a revolution, like a set of four. The four cards of a rank and the "
+        "joker make a set of five. The suit lock counts the suits of jokers too: a joker in a set "
+        "or a straight takes a suit its player names. The 3 of spades played alone beats the lone "
+        "joker, even under a lock.",
+        "The card exchange moves the same cards as in the standard game; among cards of one rank "
+        "the automatic gift takes the spade first, then the heart, the diamond and the club. "
+        "Points are those of the standard game: 5, 4, 3, 2 and 1 with five players.",
+        "The preset locks nothing: a table may seat 3 to 8 players and change any option, "
+        "although the tournament itself is always played by five.",
+        "All cards higher",  # the preset's values in its table of options
+        "Also over a lock",
     ],
 }
 

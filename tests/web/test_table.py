@@ -459,12 +459,13 @@ def test_unknown_table_and_why_http() -> None:
     assert named["text"] == "Not your turn: Bo plays now."
 
 
-def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts: Any) -> None:
-    """A joker with a natural card can make a set or straights: the person picks which."""
-    page = contexts("desktop")
+def _on_turn_with(
+    page: Any, server_url: str, rules: dict[str, Any], hand: list[str], moves: list[Any]
+) -> list[str]:
+    """A table with ``rules`` where the page's seat (Ada, of three) is on lead holding ``hand``
+    with these legal ``moves``, as the server would send it; returns the frames it sends."""
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
-    rules = {"preset": "standard", "players": 3, "jokers": 2, "straights": True}
     created = page.request.post(f"{server_url}/api/tables", data={"name": "Ada", "rules": rules})
     table_id = created.json()["table_id"]
     page.goto(f"{server_url}/t/{table_id}?lang=en")
@@ -475,16 +476,9 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
         | {"auto": None, "host": i == 0}
         for i, name in enumerate(["Ada", "Bo", "Cy"])
     ]
-    moves = [
-        {"action": "play", "cards": ["3C"]},
-        {"action": "play", "cards": ["7H"]},
-        {"action": "play", "cards": ["7H", "RJ", "BJ"]},
-        {"action": "play", "cards": ["7H", "RJ", "BJ"], "jokers": {"RJ": "5", "BJ": "6"}},
-        {"action": "play", "cards": ["7H", "RJ", "BJ"], "jokers": {"RJ": "8", "BJ": "9"}},
-    ]
     view = {
         "seat": 0, "rules": full_rules, "round": 1, "phase": "play",
-        "hand": ["3C", "7H", "RJ", "BJ"], "hand_counts": [4, 18, 18], "turn": 0, "leader": 0,
+        "hand": hand, "hand_counts": [len(hand), 18, 18], "turn": 0, "leader": 0,
         "trick": [], "history": [], "passed": [], "finished": [], "revolution": False,
         "reversed_order": False, "points": [0, 0, 0], "places": [], "titles": {}, "exchange": [],
         "exchange_pairs": [],
@@ -502,6 +496,21 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
     ):
         page.evaluate("message => window.cardverseTable.receive(message)", message)
     wait_for(page, f"document.querySelector('{APP}').dataset.myTurn === 'true'")
+    return sent
+
+
+def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts: Any) -> None:
+    """A joker with a natural card can make a set or straights: the person picks which."""
+    page = contexts("desktop")
+    rules = {"preset": "standard", "players": 3, "jokers": 2, "straights": True}
+    moves = [
+        {"action": "play", "cards": ["3C"]},
+        {"action": "play", "cards": ["7H"]},
+        {"action": "play", "cards": ["7H", "RJ", "BJ"]},
+        {"action": "play", "cards": ["7H", "RJ", "BJ"], "jokers": {"RJ": "5", "BJ": "6"}},
+        {"action": "play", "cards": ["7H", "RJ", "BJ"], "jokers": {"RJ": "8", "BJ": "9"}},
+    ]
+    sent = _on_turn_with(page, server_url, rules, ["3C", "7H", "RJ", "BJ"], moves)
     for code in ("7H", "RJ", "BJ"):
         page.click(f'#hand .hand-card[data-card="{code}"]')
     assert data(page, "selection") == "ready"
@@ -516,6 +525,33 @@ def test_cards_that_make_several_plays_offer_a_choice(server_url: str, contexts:
     wait_for(page, "document.querySelector('#choices').hidden")
     plays = [frame for frame in sent if '"type":"play"' in frame.replace(" ", "")]
     assert plays and '"jokers":{"RJ":"8","BJ":"9"}' in plays[-1].replace(" ", "")
+
+
+def test_R44_a_set_joker_offers_each_suit_it_may_name(server_url: str, contexts: Any) -> None:
+    """Under the suit lock with jokers a set's joker names a card (R44): the choice lists each
+    card it may stand for, in words, and sends the chosen one."""
+    page = contexts("desktop")
+    moves = [
+        {"action": "play", "cards": ["7H"]},
+        {"action": "play", "cards": ["RJ"]},
+        *[
+            {"action": "play", "cards": ["7H", "RJ"], "jokers": {"RJ": card}}
+            for card in ("7C", "7D", "7S")
+        ],
+    ]
+    sent = _on_turn_with(page, server_url, {"preset": "uecda", "players": 3}, ["7H", "RJ"], moves)
+    for code in ("7H", "RJ"):
+        page.click(f'#hand .hand-card[data-card="{code}"]')
+    page.click("#play-button")
+    choices = page.locator("#choice-list button")
+    assert choices.count() == 3
+    assert choices.all_inner_texts() == [
+        f"Set: 7♥ Red joker (Red joker as 7{suit})" for suit in "♣♦♠"
+    ]
+    page.click("#choice-list li:nth-child(3) button")
+    wait_for(page, "document.querySelector('#choices').hidden")
+    plays = [frame for frame in sent if '"type":"play"' in frame.replace(" ", "")]
+    assert plays and '"jokers":{"RJ":"7S"}' in plays[-1].replace(" ", "")
 
 
 def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(

@@ -275,5 +275,19 @@ def test_a_joker_is_drawn_where_it_stands(server_url: str, browser: Any) -> None
         )
         assert earlier == ["7H", "RJ"]
         assert page.locator("#trick-plays .joker-as").count() == 1
+        # A set's joker naming its card (R44) is marked with that card, beside its suit.
+        state["v"] += 1
+        state["view"]["trick"] = [
+            {"seat": 1, "action": "play", "cards": ["7S", "RJ", "7C"], "jokers": {"RJ": "7H"}},
+        ]
+        inject(page, state)
+        wait_for(page, "document.querySelectorAll('#trick-plays .joker-as').length === 1")
+        order = page.eval_on_selector_all(
+            "#trick-plays .is-top svg", "els => els.map(e => e.dataset.card)"
+        )
+        assert order == ["7C", "RJ", "7S"]
+        assert page.inner_text("#trick-plays .is-top .joker-as") == "7♥"
+        label = page.get_attribute("#trick-plays .is-top .card-group", "aria-label") or ""
+        assert "Red joker as 7♥" in label
     finally:
         context.close()

@@ -18,12 +18,16 @@ from . import (
     equal_plays,
     exchange,
     first_lead,
+    five_card_sets,
     forbidden_finish,
     jack_back,
     jokers,
+    lead_every_round,
     revolution,
     seven_pass,
     spade_three,
+    straight_cover,
+    straight_revolution,
     straights,
     suit_lock,
     table,
@@ -48,6 +52,10 @@ PARTS: tuple[Part, ...] = (
     downfall.PART,
     seven_pass.PART,
     ten_discard.PART,
+    straight_cover.PART,
+    straight_revolution.PART,
+    five_card_sets.PART,
+    lead_every_round.PART,
 )
 
 #: every part's trick state, in the options table's order (views and positions show these keys)

@@ -16,8 +16,8 @@ from ..events import Event
 from ..plays import PlayInfo
 from ..refusals import Refusal
 from ..reports import FLAG, SUITS, Report
-from ..specs import BOOL, CHOICE, INT, OptionSpec
-from ..words import CLEARING, N_, SheetLine, Words
+from ..specs import BOOL, CHOICE, INT, SWITCH, OptionSpec
+from ..words import CLEARING, LEAD, LONE_JOKER, MAY, N_, NP_, REVOLUTION, SheetLine, Words
 
 __all__ = [
     "BOOL",
@@ -25,8 +25,14 @@ __all__ = [
     "CLEARING",
     "FLAG",
     "INT",
+    "LEAD",
+    "LONE_JOKER",
+    "MAY",
+    "NP_",
     "N_",
+    "REVOLUTION",
     "SUITS",
+    "SWITCH",
     "OptionSpec",
     "Part",
     "Report",
@@ -44,12 +50,21 @@ class Rulebook(Protocol):
 
     def control_ranks(self, reversed_order: bool) -> int: ...
 
+    def starts_revolution(self, info: PlayInfo) -> bool: ...
+
+    @property
+    def straights_reverse(self) -> bool: ...
+
+    def free_of_lock(self, round_: RoundState, move: int) -> bool: ...
+
 
 class RoundState(Protocol):
     """What a part reads and changes of the round in play (a
     :class:`~cardverse.engine.rounds.Round`)."""
 
+    rules: Any  # the table's options (:class:`~cardverse.engine.options.Rules`)
     hands: list[int]
+    turn: int
     last_move: int | None
     #: the parts' state of the trick, each :class:`Report` at its own bits; 0 as a trick starts
     marks: int
@@ -96,6 +111,10 @@ class Part:
     finish_how: str = ""
     #: it reads the previous round's President, and may make a seat fall out of the round (R35)
     reads_previous_president: bool = False
+    #: the most cards a set may hold while it is in force (R5: 4; R43: 5)
+    largest_set: int = 4
+    #: some straights start a revolution under it (R42; R18 says none do)
+    reverses_straights: bool = False
 
     def active(self, options: Mapping[str, Any]) -> bool:
         """Whether the rule is in force at a table with these option values."""
@@ -129,6 +148,24 @@ class Part:
     ) -> Refusal | None:
         """Why ``move`` does not cover ``old``, when this rule is the one to say it (asked only
         on the refusal path, after no part let the play cover)."""
+        return None
+
+    def reverses(self, rules: Any, info: PlayInfo) -> bool:
+        """Whether ``info`` starts (or ends) a revolution by this rule (R15, R42, R43)."""
+        return False
+
+    def free_of_lock(self, round_: RoundState, move: int) -> bool:
+        """Whether ``move`` may be made now whatever lock is in force (R45)."""
+        return False
+
+    def names_set_joker_suits(self, options: Mapping[str, Any]) -> bool:
+        """Whether, at a table with these option values, a joker in a set names the suit of the
+        card it stands for (R44); where no active part says so, a declared suit is refused."""
+        return False
+
+    def round_leader(self, rules: Any, hands: list[int]) -> int | None:
+        """Who leads a round after the first, once the exchange is over (R46), if this rule
+        says; else R24's previous Scum."""
         return None
 
     def clears(self, move: int, top: int | None, reversed_before: bool) -> bool:

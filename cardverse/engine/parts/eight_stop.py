@@ -18,7 +18,7 @@ class EightStop(Part):
         kind=BOOL,
         default=False,
         rule="R14",
-        presets={"daifugo": True},
+        presets={"daifugo": True, "uecda": True},
         page="eight-stop",
     )
     words = Words(

@@ -27,7 +27,7 @@ class EqualPlays(Part):
         kind=BOOL,
         default=True,
         rule="R10",
-        presets={"cardverse": False, "daifugo": False},
+        presets={"cardverse": False, "daifugo": False, "uecda": False},
         locked=frozenset({"cardverse"}),
         page="equal-plays",
     )

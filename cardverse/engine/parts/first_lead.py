@@ -25,7 +25,11 @@ class FirstLead(Part):
         default=THREE_OF_CLUBS_LEADS,
         rule="R24",
         choices=FIRST_LEAD_VALUES,
-        presets={"cardverse": FIRST_SEAT, "daifugo": THREE_OF_DIAMONDS_LEADS},
+        presets={
+            "cardverse": FIRST_SEAT,
+            "daifugo": THREE_OF_DIAMONDS_LEADS,
+            "uecda": THREE_OF_DIAMONDS_LEADS,
+        },
     )
     words = Words(
         label=N_("First lead"),

@@ -25,7 +25,7 @@ class Jokers(Part):
         rule="R2",
         low=0,
         high=2,
-        presets={"daifugo": 1},
+        presets={"daifugo": 1, "uecda": 1},
         locked=frozenset({"cardverse"}),
         page="jokers",
     )

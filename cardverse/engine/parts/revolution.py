@@ -1,8 +1,12 @@
-"""Revolution (R15–R19): every set of four reverses the order at once, for the rest of the round."""
+"""Revolution (R15–R19): every set of four reverses the order at once, for the rest of the round.
+
+A set of five (R43) does too, and so does a long straight where a part says so (R42): the part
+turns the order after every play the ruleset says reverses it (:meth:`Ruleset.starts_revolution`).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..events import RevolutionChanged
 from ..plays import MAX_SET_SIZE, PlayInfo, starts_revolution
@@ -18,7 +22,7 @@ class Revolution(Part):
         kind=BOOL,
         default=False,
         rule="R15",
-        presets={"cardverse": True, "daifugo": True},
+        presets={"cardverse": True, "daifugo": True, "uecda": True},
         page="revolution",
     )
     words = Words(
@@ -27,12 +31,21 @@ class Revolution(Part):
     )
     starts = staticmethod(starts_revolution)
 
+    def reverses(self, rules: Any, info: PlayInfo) -> bool:
+        return not info.straight and info.size >= MAX_SET_SIZE
+
     def after_play(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> None:
-        if not info.straight and info.size == MAX_SET_SIZE:
-            round_.revolution = not round_.revolution  # R16: the next play is judged reversed
-            round_.reversed_now = not round_.reversed_now
-            if round_.log is not None:
-                round_.log.append(RevolutionChanged(round_.revolution))
+        # Sets are this part's own answer (no call on the hot path); a straight only where some
+        # part makes straights reverse the order (R42), by the ruleset's answer.
+        if info.straight:
+            if not round_.ruleset.straights_reverse or not round_.ruleset.starts_revolution(info):
+                return
+        elif info.size < MAX_SET_SIZE:
+            return
+        round_.revolution = not round_.revolution  # R16: the next play is judged reversed
+        round_.reversed_now = not round_.reversed_now
+        if round_.log is not None:
+            round_.log.append(RevolutionChanged(round_.revolution))
 
 
-PART = Revolution()
+PART: Revolution = Revolution()

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo, play_info
 from ..refusals import Refusal, refuse
-from .base import BOOL, N_, OptionSpec, Part, SheetLine, Words
+from .base import LONE_JOKER, N_, SWITCH, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
 
+#: the value of R45: the 3♠ covers a lone joker whatever lock is in force
+OVER_LOCK = "over_lock"
 THREE_OF_SPADES = 3  # rank 0 (the 3), suit 3 (spades)
 SPADE_THREE_MOVE = 1 << THREE_OF_SPADES
 
@@ -30,10 +32,12 @@ def is_lone_joker(move: int | None) -> bool:
 class SpadeThree(Part):
     spec = OptionSpec(
         name="spade_three",
-        kind=BOOL,
+        kind=SWITCH,
         default=False,
         rule="R33",
-        presets={"daifugo": True},
+        choices=(OVER_LOCK,),
+        aliases={"off": False, "on": True},
+        presets={"daifugo": True, "uecda": OVER_LOCK},
         requires=("jokers", 1),
         page="spade-three",
     )
@@ -46,6 +50,69 @@ class SpadeThree(Part):
                     "The 3 of spades played alone beats a lone joker, in either order, and clears "
                     "the pile."
                 )
+            ),
+            # What covers a set made only of jokers (R5, R10), with the spade three and without
+            # it: the sheet says one of these where the jokers are (each names this option).
+            SheetLine(
+                N_(
+                    "The joker played alone beats every other single card; only the 3 of spades "
+                    "played alone can cover it."
+                ),
+                "jokers=1&spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_("The joker played alone beats every single card, and nothing can cover it."),
+                "jokers=1&!spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size. A joker alone can be covered only by the other "
+                    "joker or by the 3 of spades played alone; nothing can cover the pair of "
+                    "jokers."
+                ),
+                "jokers=2&equal_plays&spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size. A joker alone can be covered only by the other "
+                    "joker; nothing can cover the pair of jokers."
+                ),
+                "jokers=2&equal_plays&!spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size. Only the 3 of spades played alone can cover a "
+                    "joker alone; nothing can cover the pair of jokers."
+                ),
+                "jokers=2&!equal_plays&spade_three",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set made only of jokers (a joker alone, or both jokers as a pair) beats "
+                    "every other set of its size, and nothing can cover it."
+                ),
+                "jokers=2&!equal_plays&!spade_three",
+                LONE_JOKER,
+            ),
+        ),
+        values=((OVER_LOCK, N_("Also over a lock")),),
+        refusals=(
+            (
+                "beat_joker_spade_three",
+                {
+                    True: N_(
+                        "A lone joker can be covered only by the 3 of spades or by the other joker."
+                    ),
+                    False: N_("A lone joker can be covered only by the 3 of spades."),
+                },
             ),
         ),
     )
@@ -84,6 +151,14 @@ class SpadeThree(Part):
 
     def clears(self, move: int, top: int | None, reversed_before: bool) -> bool:
         return move == SPADE_THREE_MOVE and is_lone_joker(top)
+
+    def free_of_lock(self, round_: RoundState, move: int) -> bool:
+        # R45: with ``over_lock`` no lock binds the 3♠ on a lone joker (R40: with on, it does)
+        return (
+            move == SPADE_THREE_MOVE
+            and round_.rules.spade_three == OVER_LOCK
+            and is_lone_joker(round_.last_move)
+        )
 
 
 PART = SpadeThree()

@@ -18,7 +18,7 @@ class Straights(Part):
         kind=BOOL,
         default=False,
         rule="R6",
-        presets={"daifugo": True},
+        presets={"daifugo": True, "uecda": True},
         locked=frozenset({"cardverse"}),
         page="straights",
     )

@@ -25,6 +25,7 @@ PLAYERS = _Always(
         kind=INT,
         default=4,
         rule="R4",
+        presets={"uecda": 5},
         low=3,
         high=8,
     ),
@@ -38,7 +39,7 @@ ROUNDS = _Always(
         rule="R22",
         low=1,
         high=20,
-        presets={"daifugo": 3},
+        presets={"daifugo": 3, "uecda": 5},
     ),
     Words(label=N_("Number of rounds"), help=N_("How many rounds make a game.")),
 )

@@ -27,6 +27,17 @@ export function rankOf(code) {
   return isJoker(code) ? null : code.slice(0, -1);
 }
 
+// What a joker of a play stands for (its value in the play's ``jokers``) is a rank in a straight
+// ("7") or, in a set under the suit lock with jokers (R44), a card of a named suit ("7H").
+export function standsForCard(value) {
+  return typeof value === "string" && SUITS.includes(value.slice(-1)) && RANKS.includes(value.slice(0, -1));
+}
+
+// What a joker stands for, in short words: "7" for a rank, "7♥" for a card.
+export function standsShort(value) {
+  return standsForCard(value) ? cardShort(value) : rankShort(value);
+}
+
 // Lowest first, in the order in force: a revolution reverses the ranks (R3); jokers are highest.
 export function sortKey(code, revolution) {
   if (isJoker(code)) return 100 + JOKERS.indexOf(code);
@@ -83,17 +94,34 @@ export function playableCards(legal, selection) {
 }
 
 export function isStraight(move) {
-  if (move.jokers && Object.keys(move.jokers).length) return true;
+  // A joker standing for a rank makes a straight; one standing for a card is in a set (R44).
+  if (move.jokers && Object.values(move.jokers).some((value) => !standsForCard(value))) return true;
   const ranks = new Set((move.cards || []).filter((c) => !isJoker(c)).map(rankOf));
   return ranks.size > 1;
 }
 
-// The cards of a play, with what its jokers stand for: "5♥ 6♥ Red joker (Red joker as 7)".
+// The cards of a play, with what its jokers stand for: "5♥ 6♥ Red joker (Red joker as 7)", or in
+// a set whose jokers name their suits (R44) "7♣ Red joker (Red joker as 7♥)".
 export function playWords(move, revolution = false) {
   const cards = move.cards || [];
   const jokers = move.jokers || {};
   if (!Object.keys(jokers).length) return cardsShort(cards, revolution);
+  if (!isStraight(move)) return setWords(move, revolution);
   return straightWords(move);
+}
+
+function jokerParts(jokers) {
+  return Object.entries(jokers).map(([joker, value]) =>
+    standsForCard(value)
+      ? t("%(joker)s as %(card)s", { joker: cardShort(joker), card: cardShort(value) })
+      : t("%(joker)s as %(rank)s", { joker: cardShort(joker), rank: rankShort(value) }),
+  );
+}
+
+function setWords(move, revolution) {
+  const parts = jokerParts(move.jokers || {});
+  const text = cardsShort(move.cards || [], revolution);
+  return parts.length ? `${text} (${joinList(parts)})` : text;
 }
 
 function straightWords(move) {
@@ -101,9 +129,7 @@ function straightWords(move) {
   const jokers = move.jokers || {};
   const place = (code) => (isJoker(code) ? RANKS.indexOf(jokers[code]) * 4 : sortKey(code, false));
   const ordered = [...cards].sort((a, b) => place(a) - place(b));
-  const parts = Object.entries(jokers).map(([joker, rank]) =>
-    t("%(joker)s as %(rank)s", { joker: cardShort(joker), rank: rankShort(rank) }),
-  );
+  const parts = jokerParts(jokers);
   const text = ordered.map(cardShort).join(" ");
   return parts.length ? `${text} (${joinList(parts)})` : text;
 }
@@ -113,7 +139,7 @@ export function describeMove(move, revolution = false) {
   const cards = move.cards || [];
   if (move.action === "pass") return t("Pass");
   if (!isStraight(move)) {
-    return t("Set: %(cards)s", { cards: cardsShort(cards, revolution) });
+    return t("Set: %(cards)s", { cards: setWords(move, revolution) });
   }
   return t("Straight: %(cards)s", { cards: straightWords(move) });
 }

@@ -1,7 +1,7 @@
 // Small DOM helpers of the table page: finding and making elements, and drawing cards from the
 // SVG templates the page carries (a joker of a straight drawn where the rank it stands for
-// goes, marked with that rank).
-import { RANKS, isJoker, rankShort, sortCards, sortKey } from "./table-cards.js";
+// goes, marked with that rank; a joker of a set that names its suit, R44, marked with its card).
+import { RANKS, isJoker, sortCards, sortKey, standsForCard, standsShort } from "./table-cards.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -29,13 +29,16 @@ export function cardImage(code, extraClass = "") {
 }
 
 // The cards of a play in the order they stand: a straight's jokers in the places of the ranks
-// they stand for, a set's jokers beside the natural cards.
+// they stand for, a set's jokers beside the natural cards (in the place of the card they stand
+// for when they name one, R44).
 export function orderedPlay(cards, jokers = {}, revolution = false) {
   if (!jokers || !Object.keys(jokers).length) return sortCards(cards, revolution);
-  const place = (code) =>
-    isJoker(code) && jokers[code]
-      ? (revolution ? 12 - RANKS.indexOf(jokers[code]) : RANKS.indexOf(jokers[code])) * 4 + 1.5
-      : sortKey(code, revolution);
+  const place = (code) => {
+    const stands = isJoker(code) ? jokers[code] : null;
+    if (!stands) return sortKey(code, revolution);
+    if (standsForCard(stands)) return sortKey(stands, revolution) + 0.5;
+    return (revolution ? 12 - RANKS.indexOf(stands) : RANKS.indexOf(stands)) * 4 + 1.5;
+  };
   return [...cards].sort((a, b) => place(a) - place(b));
 }
 
@@ -56,7 +59,7 @@ export function cardRow(codes, label, { jokers = {}, revolution = false, size = 
           "span",
           { class: "joker-in-place", "data-as": stands },
           image,
-          el("span", { class: "joker-as", "aria-hidden": "true", text: rankShort(stands) }),
+          el("span", { class: "joker-as", "aria-hidden": "true", text: standsShort(stands) }),
         ),
       );
     } else {
