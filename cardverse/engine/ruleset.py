@@ -11,12 +11,13 @@ see the rules through this object too.
 
 from __future__ import annotations
 
-from .cards import NATURAL_MASK, RANK_2, RANK_3
+from .cards import NATURAL_MASK, RANK_2, RANK_3, RANK_8
+from .events import DISCARD_OWED, GIVE_OWED
 from .options import Rules
 from .parts import PARTS, Part
 from .parts.base import RoundState
 from .plays import STRAIGHT, PlayInfo, play_info
-from .reports import Report
+from .reports import SUITS, Report
 
 
 def _hooked(parts: tuple[Part, ...], name: str) -> tuple[Part, ...]:
@@ -124,6 +125,18 @@ class Ruleset:
         self._set_ranks_reversed = straight_ranks | 1 << RANK_3
         self._control_normal = self._set_ranks_normal
         self._control_reversed = self._set_ranks_reversed
+
+    def facts(self) -> dict[str, bool]:
+        """The answers to :data:`~cardverse.engine.words.FACTS` for these rules (the sheet's
+        lines about two rules together ask them), from the parts' declarations alone."""
+        return {
+            "@gives": GIVE_OWED in self.owed_kinds,
+            "@discards": DISCARD_OWED in self.owed_kinds,
+            "@eights_clear": bool(self._straight_ranks >> RANK_8 & 1),
+            "@low_finish": bool(self.low_finishers),
+            "@lock": any(report.kind == SUITS for report in self.reports),
+            "@joker_covered": bool(self.coverers),
+        }
 
     def names(self) -> list[str]:
         return [p.spec.name for p in self.parts]

@@ -42,8 +42,10 @@ class SheetLine:
 
     ``needs`` is a condition on other options: "" always, "a|b" either on, "a&b" all of them,
     a name written "!a" means that option is off, and "a=v" that its value, written as text,
-    is ``v`` ("a=True": on, and not in one of its further ways). ``params`` names
-    options whose values fill the line's ``%(name)s`` placeholders.
+    is ``v`` ("a=True": on, and not in one of its further ways). A name written "@fact" is one
+    of :data:`FACTS`, what the table's rules do whichever option makes them do it, so that a
+    line about two rules together names only its own. ``params`` names options whose values
+    fill the line's ``%(name)s`` placeholders.
     """
 
     msg: str
@@ -58,6 +60,18 @@ class SheetLine:
         if "|" in self.needs:
             return any(_on(options, name) for name in self.needs.split("|"))
         return all(_on(options, name) for name in self.needs.split("&"))
+
+
+#: what a sheet line may ask of the table's rules as a whole (``"@gives"``), each answered by
+#: the composed rules (:meth:`cardverse.engine.ruleset.Ruleset.facts`), never by an option's name
+FACTS: tuple[str, ...] = (
+    "@gives",  # a give may be owed during a round (R36)
+    "@discards",  # a discard may be owed during a round (R37)
+    "@eights_clear",  # a set of 8s clears the pile (R14)
+    "@low_finish",  # going out on some plays takes the lowest place (R34)
+    "@lock",  # a trick may be locked to suits (R31)
+    "@joker_covered",  # a lone joker can be covered by a natural card (R33)
+)
 
 
 def _on(options: dict[str, object], name: str) -> bool:
@@ -99,6 +113,7 @@ class Words:
 
 __all__ = [
     "CLEARING",
+    "FACTS",
     "HOUSE",
     "LEAD",
     "LONE_JOKER",

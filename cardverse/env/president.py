@@ -98,8 +98,8 @@ FLAG_NAMES = (
     *MARK_NAMES,
     "phase_play",
     "phase_exchange_give",
-    "owed_seven_pass",
-    "owed_ten_discard",
+    "owed_give",
+    "owed_discard",
     "leading",
 )
 POINTS = FLAGS + len(FLAG_NAMES)  # per seat from this seat on: points / (players × rounds)

@@ -352,7 +352,7 @@ def _house_rules(rules: Rules) -> list[Line]:
 def _part_lines(rules: Rules, parts: tuple[Part, ...], section: str) -> list[Line]:
     """The lines the ``parts`` add to ``section``, those whose options are on (or off) here: a
     part names its own sheet lines (:class:`~cardverse.engine.words.Words`)."""
-    options = rules.to_dict()
+    options = {**rules.to_dict(), **ruleset_for(rules).facts()}
     return [
         _line(line.msg)
         for part in parts
@@ -365,7 +365,7 @@ def _option_lines(rules: Rules, section: str) -> list[Line]:
     """The lines every option's part adds to ``section`` where its conditions hold, the part's
     own option among them (the line names it): a part may speak here while it is off too, as
     the straight cover does for its default value."""
-    options = rules.to_dict()
+    options = {**rules.to_dict(), **ruleset_for(rules).facts()}
     return [
         Line(line.msg, {name: options[name] for name in line.params})
         for part in PARTS

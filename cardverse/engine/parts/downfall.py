@@ -41,7 +41,7 @@ class Downfall(Part):
             ),
             SheetLine(
                 N_("This holds too when first place is taken by giving or discarding cards."),
-                "seven_pass|ten_discard",
+                "@gives|@discards",
             ),
             SheetLine(N_("Everyone sees which places were taken by a downfall.")),
         ),

@@ -58,12 +58,15 @@ class ForbiddenFinish(Part):
                 N_("Going out on a play that holds a joker is a forbidden finish too."), "jokers"
             ),
             SheetLine(
-                N_("Going out on a play that holds an 8 is a forbidden finish too."), "eight_stop"
+                N_("Going out on a play that holds an 8 is a forbidden finish too."),
+                "@eights_clear",
             ),
-            SheetLine(N_("So is going out on the 3 of spades played on a joker."), "spade_three"),
+            SheetLine(
+                N_("So is going out on the 3 of spades played on a joker."), "@joker_covered"
+            ),
             SheetLine(
                 N_("Going out by giving or discarding cards is never a forbidden finish."),
-                "seven_pass|ten_discard",
+                "@gives|@discards",
             ),
             SheetLine(N_("Everyone sees which places were taken by a forbidden finish.")),
         ),

@@ -51,6 +51,16 @@ class SpadeThree(Part):
                     "the pile."
                 )
             ),
+            SheetLine(
+                N_("A lock binds the 3 of spades played on a joker too."), "@lock&spade_three=True"
+            ),
+            SheetLine(
+                N_(
+                    "The 3 of spades covers a lone joker whatever lock is in force: no lock binds "
+                    "the 3 of spades played on a lone joker."
+                ),
+                "@lock&spade_three=over_lock",
+            ),
             # What covers a set made only of jokers (R5, R10), with the spade three and without
             # it: the sheet says one of these where the jokers are (each names this option).
             SheetLine(

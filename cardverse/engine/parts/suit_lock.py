@@ -155,16 +155,6 @@ class SuitLock(Part):
                 ),
                 "suit_lock=with_jokers&jokers",
             ),
-            SheetLine(
-                N_("A lock binds the 3 of spades played on a joker too."), "spade_three=True"
-            ),
-            SheetLine(
-                N_(
-                    "The 3 of spades covers a lone joker whatever lock is in force: no lock binds "
-                    "the 3 of spades played on a lone joker."
-                ),
-                "spade_three=over_lock",
-            ),
             SheetLine(N_("Everyone sees whether a lock is in force, and on which suits.")),
         ),
         values=((True, N_("Natural cards")), (WITH_JOKERS, N_("With jokers"))),

@@ -45,7 +45,7 @@ class TenDiscard(Part):
                     "When one play holds both 7s and 10s, the give comes first, and the discard "
                     "counts the cards left after it."
                 ),
-                "seven_pass&straights",
+                "@gives&straights",
             ),
             SheetLine(N_("Everyone sees who owes a discard and how many cards.")),
         ),
