@@ -87,6 +87,33 @@ def test_R41_R46_each_rule_of_section_11_is_one_module(rule: str, names: str, mo
     assert SPECS[module].page == module.replace("_", "-")
 
 
+HOUSE_RULES = ("suit_lock", "jack_back", "spade_three", "forbidden_finish", "downfall")
+HOUSE_RULES += ("seven_pass", "ten_discard")
+
+
+@pytest.mark.parametrize("option", HOUSE_RULES)
+def test_R31_R37_a_house_rule_is_named_by_its_part_registry_rules_and_page_alone(
+    option: str,
+) -> None:
+    """Issue 30: the name of a house rule stands in at most four product files (its part, the
+    parts registry, the option's field of Rules and its rules page), whatever the file's kind;
+    a line about two rules together asks what the table's rules do (engine.words.FACTS)."""
+    kinds = (".py", ".html", ".js", ".css", ".json")
+    found = {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*")
+        if path.suffix in kinds
+        and "_mypyc" not in path.parts
+        and option in path.read_text(encoding="utf-8")
+    }
+    assert found == {
+        f"engine/parts/{option}.py",
+        "engine/parts/__init__.py",
+        "engine/options.py",
+        f"web/templates/rules/{option}.html",
+    }
+
+
 def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
     standard = ruleset_for(Rules.make("standard"))
     assert standard.parts == () and standard.fast_tables and standard.fast_playouts
