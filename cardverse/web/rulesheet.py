@@ -116,16 +116,35 @@ def _setup(rules: Rules) -> list[Line]:
 
 
 def _turn(rules: Rules) -> list[Line]:
-    """R8, R11–R13: how a trick goes."""
-    return [
-        _line(N_("The player on lead puts down any set: 1 to 4 cards of one rank."))
-        if not rules.straights
-        else _line(
+    """R8, R11–R13: how a trick goes (a set of five where a part allows one, R43)."""
+    five = ruleset_for(rules).largest_set > 4
+    if five:
+        lead = (
+            _line(
+                N_(
+                    "The player on lead puts down any set (1 to 4 cards of one rank, or four and "
+                    "a joker) or any straight (3 or more cards of one suit in a row)."
+                )
+            )
+            if rules.straights
+            else _line(
+                N_(
+                    "The player on lead puts down any set: 1 to 4 cards of one rank, or four and "
+                    "a joker."
+                )
+            )
+        )
+    elif rules.straights:
+        lead = _line(
             N_(
                 "The player on lead puts down any set (1 to 4 cards of one rank) or any straight "
                 "(3 or more cards of one suit in a row)."
             )
-        ),
+        )
+    else:
+        lead = _line(N_("The player on lead puts down any set: 1 to 4 cards of one rank."))
+    return [
+        lead,
         _line(
             N_(
                 "Then, seat after seat, each player either plays something that beats the last "

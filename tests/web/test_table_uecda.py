@@ -48,6 +48,7 @@ def test_the_uecda_rules_sheet_says_each_of_its_rules(server_url: str, contexts:
         "all its cards are higher than all the cards it covers",  # R41
         "cards or more starts a revolution too",  # R42
         "9-9-9-9-joker",  # R43
+        "1 to 4 cards of one rank, or four and a joker",  # R43, the lead
         "whatever lock",  # R45 (the spade three over a lock)
         "Every round is led like the first",  # R46
     ):
