@@ -248,7 +248,7 @@ def test_every_phase_fits_one_screen_at_every_size(
         context.close()
 
 
-def test_a_joker_is_drawn_where_it_stands(server_url: str, browser: Any) -> None:
+def test_a_joker_is_drawn_where_it_stands(server_url: str, browser: Any, artifacts: Any) -> None:
     """In a straight a joker is drawn in the place of the rank it stands for, marked with that
     rank; in a set it is drawn beside the natural cards. The play to beat is highlighted."""
     context = browser.new_context(viewport={"width": 360, "height": 640})
@@ -289,5 +289,7 @@ def test_a_joker_is_drawn_where_it_stands(server_url: str, browser: Any) -> None
         assert page.inner_text("#trick-plays .is-top .joker-as") == "7♥"
         label = page.get_attribute("#trick-plays .is-top .card-group", "aria-label") or ""
         assert "Red joker as 7♥" in label
+        wait_for(page, "document.getAnimations().length === 0")  # the earlier trick swept away
+        page.screenshot(path=str(artifacts / "joker-names-its-card-360x640.png"))
     finally:
         context.close()
