@@ -197,9 +197,19 @@ def test_reduced_motion_runs_no_animation(server_url: str, browser: Any) -> None
         page.add_init_script(COUNT_ANIMATIONS)
         open_table(page, server_url, 3, {})
         start_game(page)
-        for _ in range(12):
-            my_turn(page)
+        turns = 0
+        while turns < 12:
+            # my turn, or the game over (this seat may go out within its first twelve turns)
+            wait_for(
+                page,
+                f"document.querySelector('{APP}').dataset.myTurn === 'true'"
+                f" || document.querySelector('{APP}').dataset.game === 'game_over'",
+            )
+            if page.evaluate(f"document.querySelector('{APP}').dataset.game") == "game_over":
+                break
             take_turn(page, keys=False)
+            turns += 1
+        assert turns >= 3, "too few turns to see any motion"
         transition = page.evaluate(
             "getComputedStyle(document.querySelector('.hand-card')).transitionDuration"
         )
