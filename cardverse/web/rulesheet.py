@@ -177,7 +177,7 @@ def _may(rules: Rules) -> list[Line]:
         if rules.equal_plays
         else _line(N_("To beat a set, play a higher rank: the same rank is not enough.")),
     ]
-    may += _option_lines(rules, MAY)  # what beats a straight (R41), sets of five (R43)
+    may += _part_lines(rules, MAY)  # what beats a straight (R41), sets of five (R43)
     if rules.straights:
         may.append(
             _line(
@@ -189,7 +189,7 @@ def _may(rules: Rules) -> list[Line]:
         )
     if rules.jokers:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
-        may += _option_lines(rules, LONE_JOKER)  # what covers jokers alone (R5, R10, R33)
+        may += _part_lines(rules, LONE_JOKER)  # what covers jokers alone (R5, R10, R33)
         if rules.straights:
             may.append(
                 _line(
@@ -220,7 +220,7 @@ def _clearing(rules: Rules) -> list[Line]:
             )
         )
     ruleset = ruleset_for(rules)
-    clearing += _part_lines(rules, ruleset.parts, CLEARING)
+    clearing += _part_lines(rules, CLEARING, ruleset.parts)
     if rules.straights and not any(part.clearing_ranks for part in ruleset.parts):
         clearing.append(
             _line(N_("A straight never clears the pile, not even one that ends in a 2."))
@@ -290,7 +290,7 @@ def _revolution(rules: Rules) -> list[Line]:
                 )
             )
         )
-    return lines + _option_lines(rules, REVOLUTION)
+    return lines + _part_lines(rules, REVOLUTION)
 
 
 def _lead(rules: Rules) -> list[Line]:
@@ -308,7 +308,7 @@ def _lead(rules: Rules) -> list[Line]:
     if rules.rounds > 1:
         if not ruleset_for(rules).round_leaders:
             lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
-        lead += _option_lines(rules, LEAD)  # R46
+        lead += _part_lines(rules, LEAD)  # R46
     return lead
 
 
@@ -365,29 +365,17 @@ def _exchange(rules: Rules) -> list[Line]:
 
 def _house_rules(rules: Rules) -> list[Line]:
     """R31–R40: the lines of every house rule in force (a line may need another option on)."""
-    return _part_lines(rules, ruleset_for(rules).house_rules, HOUSE)
+    return _part_lines(rules, HOUSE, ruleset_for(rules).house_rules)
 
 
-def _part_lines(rules: Rules, parts: tuple[Part, ...], section: str) -> list[Line]:
-    """The lines the ``parts`` add to ``section``, those whose options are on (or off) here: a
-    part names its own sheet lines (:class:`~cardverse.engine.words.Words`)."""
-    options = {**rules.to_dict(), **ruleset_for(rules).facts()}
-    return [
-        _line(line.msg)
-        for part in parts
-        for line in part.words.sheet
-        if line.section == section and line.shows(options)
-    ]
-
-
-def _option_lines(rules: Rules, section: str) -> list[Line]:
-    """The lines every option's part adds to ``section`` where its conditions hold, the part's
-    own option among them (the line names it): a part may speak here while it is off too, as
-    the straight cover does for its default value."""
+def _part_lines(rules: Rules, section: str, parts: tuple[Part, ...] | None = None) -> list[Line]:
+    """The lines the ``parts`` (by default every option's part) add to ``section`` where their
+    conditions hold (:class:`~cardverse.engine.words.SheetLine`): a part may speak here while it
+    is off too, as the straight cover does for its default value, the line naming its option."""
     options = {**rules.to_dict(), **ruleset_for(rules).facts()}
     return [
         Line(line.msg, {name: options[name] for name in line.params})
-        for part in PARTS
+        for part in (PARTS if parts is None else parts)
         for line in part.words.sheet
         if line.section == section and line.shows(options)
     ]

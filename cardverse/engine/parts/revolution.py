@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..events import RevolutionChanged
-from ..plays import MAX_SET_SIZE, PlayInfo, starts_revolution
+from ..plays import MAX_SET_SIZE, PlayInfo
 from .base import BOOL, N_, OptionSpec, Part, Words
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ class Revolution(Part):
         label=N_("Revolution"),
         help=N_("Every set of four reverses the order of the cards."),
     )
-    starts = staticmethod(starts_revolution)
 
     def reverses(self, rules: Any, info: PlayInfo) -> bool:
         return not info.straight and info.size >= MAX_SET_SIZE

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..cards import RANK_NAMES
 from ..plays import STRAIGHT, PlayInfo, play_info
 from ..refusals import Refusal, refuse
 from .base import CHOICE, MAY, N_, REVOLUTION, OptionSpec, Part, SheetLine, Words
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 TOP = "top"
 ALL_HIGHER = "all_higher"
-RANK_WORDS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 
 
 def all_higher(new: PlayInfo, old: PlayInfo, reversed_order: bool) -> bool:
@@ -139,18 +139,18 @@ class StraightCover(Part):
                 "straight_not_all_lower",
                 "R41",
                 f"during a revolution every card of the straight must be lower than "
-                f"{RANK_WORDS[old.bottom]}, the lowest card it covers; its top is "
-                f"{RANK_WORDS[info.rank]}",
-                need=RANK_WORDS[old.bottom],
-                got=RANK_WORDS[info.rank],
+                f"{RANK_NAMES[old.bottom]}, the lowest card it covers; its top is "
+                f"{RANK_NAMES[info.rank]}",
+                need=RANK_NAMES[old.bottom],
+                got=RANK_NAMES[info.rank],
             )
         return refuse(
             "straight_not_all_higher",
             "R41",
-            f"every card of the straight must be higher than {RANK_WORDS[old.rank]}, the highest "
-            f"card it covers; its bottom is {RANK_WORDS[info.bottom]}",
-            need=RANK_WORDS[old.rank],
-            got=RANK_WORDS[info.bottom],
+            f"every card of the straight must be higher than {RANK_NAMES[old.rank]}, the highest "
+            f"card it covers; its bottom is {RANK_NAMES[info.bottom]}",
+            need=RANK_NAMES[old.rank],
+            got=RANK_NAMES[info.bottom],
         )
 
 
