@@ -126,19 +126,50 @@ class PatientBrowser:
         return getattr(self._browser, name)
 
 
+# Chromium's compositor now and then answers a screenshot with "Unable to capture screenshot"
+# when the machine is loaded (a known headless quirk, chrome-remote-interface#128); the page is
+# fine and a second capture, a frame later, succeeds. How many captures a screenshot may take:
+SCREENSHOT_TRIES = 3
+
+
+def _patient_screenshots(page_class: Any) -> Any:
+    """Make every page's screenshot try again, a frame later, when the compositor refuses it
+    (and only then); returns the original method, to put back."""
+    from playwright.sync_api import Error
+
+    original = page_class.screenshot
+
+    def screenshot(self: Any, **options: Any) -> bytes:
+        for attempt in range(1, SCREENSHOT_TRIES + 1):
+            try:
+                return original(self, **options)  # type: ignore[no-any-return]
+            except Error as error:
+                if "Unable to capture screenshot" not in str(error) or attempt == SCREENSHOT_TRIES:
+                    raise
+                self.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+        raise AssertionError("unreachable")
+
+    page_class.screenshot = screenshot
+    return original
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     """Debian's Chromium driven by Playwright (never a browser downloaded by Playwright), with
     the tests' default timeouts (see PatientBrowser)."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import Page, expect, sync_playwright
 
     expect.set_options(timeout=WAIT)  # the assertions that retry until the page agrees
-    with sync_playwright() as playwright:
-        instance = launch(playwright)
-        yield PatientBrowser(instance)
-        instance.close()
+    original = _patient_screenshots(Page)
+    try:
+        with sync_playwright() as playwright:
+            instance = launch(playwright)
+            yield PatientBrowser(instance)
+            instance.close()
+    finally:
+        Page.screenshot = original  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")
