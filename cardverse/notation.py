@@ -237,7 +237,7 @@ def read_position(data: Any) -> Position:
             raise NotationError(f"{where}: a trick holds plays and passes, not a {action.kind}")
         move = _move(action, where)
         if move != PASS:
-            if move & STRAIGHT and not rules.straights:
+            if move & STRAIGHT and not ruleset_for(rules).plays_straights:
                 raise NotationError(f"{where}: straights are not played under these rules")
             seen = _place(move & CARDS_MASK, seen, allowed, where)
         trick.append((seat, move))

@@ -33,6 +33,7 @@ from .engine.movegen import legal_plays
 from .engine.plays import CARDS_MASK
 from .engine.positions import Known, PositionError, round_from_known
 from .engine.rounds import Round
+from .engine.ruleset import ruleset_for
 from .engine.views import public_history
 from .notation import position_to_json, read_position
 
@@ -192,7 +193,8 @@ def _random_position(rng: random.Random, variant: dict[str, Any]) -> dict[str, A
         extra = 0
         for card in deck[position : position + 3]:
             extra |= 1 << card
-        plays = legal_plays(extra, None, False, rules.equal_plays, rules.straights)
+        ruleset = ruleset_for(rules)
+        plays = legal_plays(extra, None, False, ruleset.ties_cover, ruleset.plays_straights)
         if not plays:
             return None
         trick.append((leader, rng.choice(plays)))

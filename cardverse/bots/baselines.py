@@ -107,7 +107,7 @@ class StructureBot(BotBase):
             last_move is None,
             view.reversed_order,
             ruleset_for(rules),
-            rules.straights,
+            ruleset_for(rules).plays_straights,
             opponent_min,
             last_count,
         )

@@ -70,10 +70,12 @@ class _SureWin:
 
     def _coverable(self, move: int, revolution: bool) -> bool:
         """Whether some deal of the unseen cards lets some other seat cover ``move``."""
-        rules = self.rules
+        ruleset = ruleset_for(self.rules)
         for may, must, count in self.holders:
             free = count - must.bit_count()
-            for cover in legal_plays(may, move, revolution, rules.equal_plays, rules.straights):
+            for cover in legal_plays(
+                may, move, revolution, ruleset.ties_cover, ruleset.plays_straights
+            ):
                 if (cover & CARDS_MASK & ~must).bit_count() <= free:
                     return True
         return False
@@ -86,8 +88,8 @@ class _SureWin:
         self.budget -= 1
         if self.budget < 0:
             return None
-        rules = self.rules
-        plays = legal_plays(hand, None, revolution, rules.equal_plays, rules.straights)
+        ruleset = ruleset_for(self.rules)
+        plays = legal_plays(hand, None, revolution, ruleset.ties_cover, ruleset.plays_straights)
         found: int | None = None
         for move in plays:
             if move & CARDS_MASK == hand:

@@ -266,14 +266,14 @@ def features(
                     used,
                     revolution,
                     style.ruleset,
-                    style.equal_plays,
+                    style.ties_cover,
                     counts,
                     other_jokers,
                     widest,
                 )
             else:
                 unbeatable = widest < used
-        if info.all_jokers and used > other_jokers and not style.equal_plays:
+        if info.all_jokers and used > other_jokers and not style.ties_cover:
             unbeatable = True
         if unbeatable:
             out[15] = 1.0
@@ -319,7 +319,7 @@ def features(
             count,
             revolution,
             style.ruleset,
-            style.equal_plays,
+            style.ties_cover,
             counts,
             other_jokers,
             widest,

@@ -205,7 +205,6 @@ class Evidence:
         """Per model of :mod:`.models` (by id; only those ``used`` marks, the others 0): how many
         of ``seat``'s actions that model would not have made holding ``hand`` now."""
         style = self.style
-        rules = self.rules
         out = [0] * len(MODEL_NAMES)
         want_sensible = used[SENSIBLE]
         want_lowest = used[LOWEST]
@@ -227,9 +226,9 @@ class Evidence:
                     if want_sensible:
                         guess = fast_follow(then, last, revolution, style, last_count)
                     if want_lowest:
-                        low = _lowest_follow(then, last, revolution, style.equal_plays)
+                        low = _lowest_follow(then, last, revolution, style.ties_cover)
             else:
-                legal = legal_plays(then, last, revolution, rules.equal_plays, style.straights)
+                legal = legal_plays(then, last, revolution, style.ties_cover, style.plays_straights)
                 if last is not None:
                     legal.append(PASS)
                 if want_sensible:
@@ -259,7 +258,7 @@ class Evidence:
                     last is None,
                     revolution,
                     style.ruleset,
-                    style.straights,
+                    style.plays_straights,
                     fewest,
                     last_count,
                 )
@@ -550,7 +549,7 @@ def _accumulate(
 
 def _same_play(a: int, b: int, style: Style) -> bool:
     """Plays that differ only by suits count as the same choice when straights are off."""
-    if style.straights or a == PASS or b == PASS:
+    if style.plays_straights or a == PASS or b == PASS:
         return False
     ia, ib = play_info(a), play_info(b)
     return (

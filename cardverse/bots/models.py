@@ -188,14 +188,13 @@ def model_move(round_: Round, model: int) -> int:
                 fewest = count
     last = round_.last_move
     last_count = held[round_.last_seat].bit_count() if last is not None else 0
-    rules = round_.rules
     return structure_play(
         held[seat],
         legal,
         last is None,
         revolution,
         round_.ruleset,
-        rules.straights,
+        round_.ruleset.plays_straights,
         fewest,
         last_count,
     )

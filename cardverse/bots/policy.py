@@ -52,8 +52,8 @@ class Style(NamedTuple):
 
     ruleset: Ruleset
     revolution_rule: bool
-    straights: bool
-    equal_plays: bool
+    plays_straights: bool  # the ruleset's (R6)
+    ties_cover: bool  # the ruleset's (R10)
     low_finishes: bool = False  # some going out takes the lowest free place (R34)
     fast_playouts: bool = True  # the rules in force declare the rank-count shortcut legal
     plain: bool = True  # no house rule of section 10 is in force
@@ -74,8 +74,8 @@ class Style(NamedTuple):
         return Style(
             ruleset,
             rules.revolution,
-            rules.straights,
-            rules.equal_plays,
+            ruleset.plays_straights,
+            ruleset.ties_cover,
             bool(ruleset.low_finishers),
             ruleset.fast_playouts,
             not ruleset.house_rules,
@@ -468,10 +468,10 @@ def fast_follow(
     # The ranks that beat ``old``, weakest first, as a counted loop (compiled, a stored range
     # would be iterated as Python objects).
     if revolution:
-        first, step = (old if style.equal_plays else old - 1), -1
+        first, step = (old if style.ties_cover else old - 1), -1
         steps = first + 1
     else:
-        first, step = (old if style.equal_plays else old + 1), 1
+        first, step = (old if style.ties_cover else old + 1), 1
         steps = NUM_RANKS - first
     controls = style.ruleset.control_ranks(revolution)
     four_control = style.revolution_rule and size == 4
@@ -670,7 +670,7 @@ def fast_finish(
     that keep the lead, ending with the last card (see above). Of ``widest`` (the largest of the
     others' hand sizes) it reads only whether it is below 1 to 4: a count up to 5 will do."""
     rulebook = style.ruleset
-    equal = style.equal_plays
+    equal = style.ties_cover
     flips = style.revolution_rule
     if last_move is None:
         counts = rank_nibble_counts(others)

@@ -37,15 +37,15 @@ for _jokers in range(4):
     )
 
 
-def _set_rank_ok(rank: int, old: PlayInfo, revolution: bool, equal_plays: bool) -> bool:
+def _set_rank_ok(rank: int, old: PlayInfo, revolution: bool, ties: bool) -> bool:
     if old.all_jokers:
         return False
     if rank == old.rank:
-        return equal_plays
+        return ties
     return rank < old.rank if revolution else rank > old.rank
 
 
-def set_plays(hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool) -> list[int]:
+def set_plays(hand: int, old: PlayInfo | None, revolution: bool, ties: bool) -> list[int]:
     """Every set the hand can play: on lead when ``old`` is None, else those that beat ``old``."""
     out: list[int] = []
     jokers = hand & JOKER_MASK
@@ -55,7 +55,7 @@ def set_plays(hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bo
             if pattern:
                 out.extend(_ALL_SETS[rank][pattern])
         if jokers:
-            _add_joker_sets(out, hand, jokers, range(1, 5), None, revolution, equal_plays)
+            _add_joker_sets(out, hand, jokers, range(1, 5), None, revolution, ties)
         return out
     if old.straight or old.size > MAX_SET_SIZE:  # sets of five come from their part (R43)
         return out
@@ -64,16 +64,16 @@ def set_plays(hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bo
         # Ranks that beat the play, lowest first, as literal bounds: compiled, a stored range
         # would be iterated as Python objects.
         if revolution:
-            low, high = 0, (old.rank + 1 if equal_plays else old.rank)
+            low, high = 0, (old.rank + 1 if ties else old.rank)
         else:
-            low, high = (old.rank if equal_plays else old.rank + 1), NUM_RANKS
+            low, high = (old.rank if ties else old.rank + 1), NUM_RANKS
         table = _SETS_OF_SIZE
         for rank in range(low, high):
             pattern = (hand >> (rank * 4)) & 15
             if pattern:
                 out.extend(table[rank][pattern][size])
     if jokers:
-        _add_joker_sets(out, hand, jokers, (size,), old, revolution, equal_plays)
+        _add_joker_sets(out, hand, jokers, (size,), old, revolution, ties)
     return out
 
 
@@ -84,19 +84,19 @@ def _add_joker_sets(
     sizes: range | tuple[int, ...],
     old: PlayInfo | None,
     revolution: bool,
-    equal_plays: bool,
+    ties: bool,
 ) -> None:
     """Sets holding jokers: naturals plus jokers, and sets made only of jokers (R5)."""
     joker_subsets = _JOKER_SUBSETS[jokers]
     for size in sizes:
         # All-joker sets outrank every natural set of their size (R5, R10).
-        if size <= 2 and (old is None or not old.all_jokers or equal_plays):
+        if size <= 2 and (old is None or not old.all_jokers or ties):
             out.extend(joker_subsets[size])
         for rank in range(NUM_RANKS):
             pattern = (hand >> (rank * 4)) & 15
             if not pattern:
                 continue
-            if old is not None and not _set_rank_ok(rank, old, revolution, equal_plays):
+            if old is not None and not _set_rank_ok(rank, old, revolution, ties):
                 continue
             sized = _SETS_OF_SIZE[rank][pattern]
             for used in (1, 2):
@@ -131,9 +131,7 @@ def _suit_ranks(hand: int) -> tuple[int, int, int, int]:
     return clubs, diamonds, hearts, spades
 
 
-def straight_plays(
-    hand: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
-) -> list[int]:
+def straight_plays(hand: int, old: PlayInfo | None, revolution: bool, ties: bool) -> list[int]:
     """Every straight the hand can play (R6), on lead or beating ``old`` (R9, R10).
 
     Each suit's straights depend only on that suit's ranks, the jokers held and the play to
@@ -145,12 +143,12 @@ def straight_plays(
     jokers = (hand >> RED_JOKER) & 3
     if old is None:
         target = 0
-        revolution = equal_plays = False  # on lead the order does not matter
+        revolution = ties = False  # on lead the order does not matter
     else:  # 4 bits each: size (3..13), top, bottom; 0 on lead
         target = (old.size << 8) | (old.rank << 4) | old.bottom
     # The cache key, one small integer: target (12 bits), order and equal plays (2), jokers (2),
     # ranks held (13), suit (2).
-    base = ((target << 2 | revolution << 1 | equal_plays) << 2 | jokers) << 13
+    base = ((target << 2 | revolution << 1 | ties) << 2 | jokers) << 13
     cache = _STRAIGHTS_CACHE
     clubs, diamonds, hearts, spades = _suit_ranks(hand)
     for suit in range(4):
@@ -162,15 +160,13 @@ def straight_plays(
         if moves is None:
             if len(cache) > 200_000:
                 cache.clear()
-            moves = cache[key] = _suit_straights(
-                suit, present, jokers, old, revolution, equal_plays
-            )
+            moves = cache[key] = _suit_straights(suit, present, jokers, old, revolution, ties)
         out.extend(moves)
     return out
 
 
 def _suit_straights(
-    suit: int, present: int, jokers: int, old: PlayInfo | None, revolution: bool, equal_plays: bool
+    suit: int, present: int, jokers: int, old: PlayInfo | None, revolution: bool, ties: bool
 ) -> list[int]:
     out: list[int] = []
     held_jokers = [j for j in (RED_JOKER, BLACK_JOKER) if jokers >> (j - RED_JOKER) & 1]
@@ -185,9 +181,9 @@ def _suit_straights(
             top = bottom + length - 1
             if old is not None:
                 if revolution:
-                    if not (bottom < old.bottom or (equal_plays and bottom == old.bottom)):
+                    if not (bottom < old.bottom or (ties and bottom == old.bottom)):
                         continue
-                elif not (top > old.rank or (equal_plays and top == old.rank)):
+                elif not (top > old.rank or (ties and top == old.rank)):
                     continue
             window = ((1 << length) - 1) << bottom
             held = present & window
@@ -238,14 +234,16 @@ def legal_plays(
     hand: int,
     old_move: int | None,
     revolution: bool,
-    equal_plays: bool,
-    straights: bool,
+    ties: bool,
+    with_straights: bool,
 ) -> list[int]:
-    """Every play the hand may make, without the pass (see :mod:`cardverse.engine.rounds`)."""
+    """Every play the hand may make, without the pass (see :mod:`cardverse.engine.rounds`):
+    ``ties`` whether a play may equal the one it covers (the ruleset's ``ties_cover``, R10),
+    ``with_straights`` whether straights are played (its ``plays_straights``, R6)."""
     old = play_info(old_move) if old_move is not None else None
-    out = set_plays(hand, old, revolution, equal_plays)
-    if straights:
-        out.extend(straight_plays(hand, old, revolution, equal_plays))
+    out = set_plays(hand, old, revolution, ties)
+    if with_straights:
+        out.extend(straight_plays(hand, old, revolution, ties))
     return out
 
 

@@ -274,24 +274,25 @@ def play_info(move: int) -> PlayInfo:
     return info
 
 
-def beats(new: PlayInfo, old: PlayInfo, revolution: bool, equal_plays: bool) -> bool:
-    """Whether ``new`` may cover ``old`` (R9, R10), by the order in force (R3)."""
+def beats(new: PlayInfo, old: PlayInfo, revolution: bool, ties: bool) -> bool:
+    """Whether ``new`` may cover ``old`` (R9, R10), by the order in force (R3); ``ties``:
+    whether an equal play covers (the ruleset's ``ties_cover``)."""
     if new.straight != old.straight or new.size != old.size:
         return False
     if not new.straight:
         if old.all_jokers:
-            return new.all_jokers and equal_plays
+            return new.all_jokers and ties
         if new.all_jokers:
             return True
         if new.rank == old.rank:
-            return equal_plays
+            return ties
         return (new.rank < old.rank) if revolution else (new.rank > old.rank)
     if revolution:
         if new.bottom == old.bottom:
-            return equal_plays
+            return ties
         return new.bottom < old.bottom
     if new.rank == old.rank:
-        return equal_plays
+        return ties
     return new.rank > old.rank
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final, NamedTuple
 
-from .cards import NATURAL_MASK, card_name, cards_of
+from .cards import card_name, cards_of
 from .events import (
     DISCARD_OWED,
     FINISH,
@@ -36,7 +36,6 @@ from .plays import (
     DISCARD,
     GIVE,
     PASS,
-    STRAIGHT,
     PlayInfo,
     PlayShapeError,
     analyse,
@@ -78,7 +77,6 @@ class Round:
         "bottom_place",
         "bottom_seats",
         "discarded",
-        "equal_plays",
         "fallen",
         "finished",
         "give_receivers",
@@ -99,7 +97,8 @@ class Round:
         "revolution",
         "rules",
         "ruleset",
-        "straights",
+        "straights_played",
+        "ties_cover",
         "top_place",
         "trick",
         "trick_number",
@@ -121,8 +120,9 @@ class Round:
         self._fast = rs.fast_tables
         self._follows = rs.follows_play
         self.players = len(hands)
-        self.equal_plays = rules.equal_plays
-        self.straights = rules.straights
+        #: the two flags the set tables take, as the parts declare them (R6, R10)
+        self.ties_cover = rs.ties_cover
+        self.straights_played = rs.plays_straights
         self.hands = list(hands)
         self.turn = leader
         self.revolution = revolution
@@ -179,7 +179,6 @@ class Round:
         other.bottom_place = self.bottom_place
         other.bottom_seats = list(self.bottom_seats)
         other.discarded = self.discarded
-        other.equal_plays = self.equal_plays
         other.fallen = self.fallen
         other.finished = list(self.finished)
         other.last_move = self.last_move
@@ -193,7 +192,6 @@ class Round:
         other.previous_president = self.previous_president
         other.reversed_now = self.reversed_now
         other.revolution = self.revolution
-        other.straights = self.straights
         other.top_place = self.top_place
         other.trick_number = self.trick_number
         other.turn = self.turn
@@ -256,8 +254,8 @@ class Round:
                     self.hands[self.turn],
                     self.last_move,
                     self.reversed_now,
-                    self.equal_plays,
-                    self.straights,
+                    self.ties_cover,
+                    self.straights_played,
                 )
                 if self.last_move is not None:
                     legal.append(PASS)
@@ -282,9 +280,11 @@ class Round:
             if part.generic_now(self):
                 break
         else:
-            return legal_plays(hand, last, self.reversed_now, self.equal_plays, self.straights)
+            return legal_plays(
+                hand, last, self.reversed_now, self.ties_cover, self.straights_played
+            )
         old = play_info(last) if last is not None else None
-        out = set_plays(hand, old, self.reversed_now, self.equal_plays)
+        out = set_plays(hand, old, self.reversed_now, self.ties_cover)
         for part in rs.extras:
             more = part.extra_plays(self, hand, old)
             if more:
@@ -407,15 +407,10 @@ class Round:
                 cards=names,
                 seat=seat,
             )
-        if move & STRAIGHT and not self.straights:
-            if len({c >> 2 for c in cards_of(cards & NATURAL_MASK)}) > 1:
-                return refuse(
-                    "mixed_ranks",
-                    "R5",
-                    "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
-                    cards=" ".join(card_name(c) for c in cards_of(cards)),
-                )
-            return refuse("straights_off", "R6", "straights are not played under these rules")
+        for part in self.ruleset.off_refusers:  # a straight where straights are off
+            refusal = part.refuse_off(self, move)
+            if refusal is not None:
+                return refusal
         try:
             info = analyse(move)
         except PlayShapeError as shape:
@@ -463,7 +458,7 @@ class Round:
                     played=info.size,
                 )
             reversed_order = self.reversed_now
-            if not beats(info, old, reversed_order, self.equal_plays) and not any(
+            if not beats(info, old, reversed_order, self.ties_cover) and not any(
                 part.covers(self, move, info, old) for part in self.ruleset.coverers
             ):
                 for part in self.ruleset.cover_refusers:  # R33, R10's jokers and equal plays
@@ -471,7 +466,7 @@ class Round:
                     if refusal is not None:
                         return refusal
                 return _does_not_beat(
-                    info, old, reversed_order, self.equal_plays, reversed_order != self.revolution
+                    info, old, reversed_order, self.ties_cover, reversed_order != self.revolution
                 )
         for part in self.ruleset.refusers:
             refusal = part.refuse(self, seat, move, info)

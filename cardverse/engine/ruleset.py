@@ -4,9 +4,10 @@ answer to "does this play clear the pile" and "which ranks take control" (R14).
 :func:`ruleset_for` builds (once per :class:`Rules`) the tuple of active parts for every hook, and
 two declarations the fast paths read: ``fast_tables`` (legal plays come straight from the set
 tables and straights, no generic filter) and ``fast_playouts`` (the bots' rank-count shortcut
-gives only legal moves). :meth:`Ruleset.clears` and :meth:`Ruleset.control_ranks` are asked by
-the referee, the forbidden finish and every bot alike; no one else says what clears. The bots
-see the rules through this object too.
+gives only legal moves), and the two flags the set tables take, ``plays_straights`` and
+``ties_cover``, from the straights and equal-plays parts. :meth:`Ruleset.clears` and
+:meth:`Ruleset.control_ranks` are asked by the referee, the forbidden finish and every bot
+alike; no one else says what clears. The bots see the rules through this object too.
 """
 
 from __future__ import annotations
@@ -50,11 +51,13 @@ class Ruleset:
         "largest_set",
         "lock_free",
         "low_finishers",
+        "off_refusers",
         "owed_kinds",
         "owers",
         "parts",
         "placers",
         "places_from_bottom",
+        "plays_straights",
         "reads_previous_president",
         "refusers",
         "reports",
@@ -63,6 +66,7 @@ class Ruleset:
         "rules",
         "set_joker_suits",
         "straights_reverse",
+        "ties_cover",
         "trick_enders",
     )
 
@@ -74,6 +78,12 @@ class Ruleset:
         self.extras = _hooked(active, "extra_plays")
         self.filters = _hooked(active, "filter_plays")
         self.refusers = _hooked(active, "refuse")
+        #: the parts *not* in force that say why a play of their kind is refused (straights off)
+        self.off_refusers = _hooked(tuple(p for p in PARTS if p not in active), "refuse_off")
+        #: straights are played here (R6): the set tables generate them too
+        self.plays_straights = any(p.plays_straights for p in active)
+        #: a play may equal the one it covers (R10), unless a part in force forbids ties
+        self.ties_cover = not any(p.forbids_ties for p in active)
         self.coverers = _hooked(active, "covers")
         #: the parts that say why a play does not cover, the narrower rule first (R33 before R10)
         self.cover_refusers = tuple(

@@ -70,7 +70,8 @@ class RoundState(Protocol):
     marks: int
     revolution: bool
     reversed_now: bool
-    equal_plays: bool
+    #: a play may equal the one it covers (R10; :attr:`Ruleset.ties_cover`)
+    ties_cover: bool
     previous_president: int
     log: list[Event] | None
 
@@ -115,6 +116,10 @@ class Part:
     largest_set: int = 4
     #: some straights start a revolution under it (R42; R18 says none do)
     reverses_straights: bool = False
+    #: it plays straights (R6): the set tables then generate them too, on every path
+    plays_straights: bool = False
+    #: under it a play may not equal the one it covers (R10): it must beat it
+    forbids_ties: bool = False
 
     def active(self, options: Mapping[str, Any]) -> bool:
         """Whether the rule is in force at a table with these option values."""
@@ -134,6 +139,12 @@ class Part:
     def filter_plays(self, round_: RoundState, plays: list[int]) -> list[int]:
         """The plays this rule lets be made now (the generic filter over generated plays)."""
         return plays
+
+    def refuse_off(self, round_: RoundState, move: int) -> Refusal | None:
+        """Why ``move``, a play of this rule's kind, is refused while the rule is *off* (a
+        straight where straights are not played): asked of the parts that are not active, on
+        the refusal path only, before the play's shape is read."""
+        return None
 
     def refuse(self, round_: RoundState, seat: int, move: int, info: PlayInfo) -> Refusal | None:
         """Why this rule forbids ``move`` now (the single-action check's twin of :meth:`allows`)."""

@@ -1,9 +1,10 @@
 """Equal plays (R10): a play may equal the one it covers.
 
-The comparison itself is R10's (:func:`cardverse.engine.plays.beats`, and the set tables of
-:mod:`cardverse.engine.movegen`, which take the option as their ``equal_plays`` argument: the hot
-path reads it there, never through a hook). The part owns the refusal of an equal play when the
-option is off.
+The part is in force while the option is *off*: it then forbids ties (``forbids_ties``, which
+the ruleset turns into :attr:`~cardverse.engine.ruleset.Ruleset.ties_cover`, the one flag the
+comparison of :func:`cardverse.engine.plays.beats` and the set tables of
+:mod:`cardverse.engine.movegen` take, read once per round and never through a hook on the hot
+path), and it says why an equal play is refused.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ class EqualPlays(Part):
         help=N_("A play may equal the one it covers, not only beat it."),
     )
 
+    forbids_ties = True
+
     def active(self, options: Mapping[str, Any]) -> bool:
-        return not options["equal_plays"]  # its refusal speaks only while equal plays are off
+        return not options["equal_plays"]  # it forbids ties, and says so, while the option is off
 
     def refuse_cover(
         self, round_: RoundState, move: int, info: PlayInfo, old: PlayInfo

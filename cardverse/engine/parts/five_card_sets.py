@@ -94,7 +94,7 @@ class FiveCardSets(Part):
                 continue
             if old is not None:
                 if rank == old.rank:
-                    if not round_.equal_plays:
+                    if not round_.ties_cover:
                         continue
                 elif (rank < old.rank) != reversed_order:
                     continue

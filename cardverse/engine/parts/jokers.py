@@ -42,7 +42,7 @@ class Jokers(Part):
     ) -> Refusal | None:
         if not old.all_jokers:
             return None
-        if round_.equal_plays:
+        if round_.ties_cover:
             return refuse(
                 "beat_jokers", "R10", "a set made only of jokers can be covered only by jokers"
             )

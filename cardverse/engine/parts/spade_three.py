@@ -150,7 +150,7 @@ class SpadeThree(Part):
     ) -> Refusal | None:
         if not (old.all_jokers and old.size == 1):
             return None
-        equal = round_.equal_plays
+        equal = round_.ties_cover
         return refuse(
             "beat_joker_spade_three",
             "R33",

@@ -1,11 +1,18 @@
-"""Straights (R6, R7, R9, R10): 3 or more cards of one suit in a row, jokers filling gaps."""
+"""Straights (R6, R7, R9, R10): 3 or more cards of one suit in a row, jokers filling gaps.
+
+In force, the part declares ``plays_straights`` (the set tables of
+:mod:`cardverse.engine.movegen` then add straights on the table path, and the part adds them
+on the generic path); off, it says why a straight is refused.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..cards import NATURAL_MASK, card_name, cards_of
 from ..movegen import straight_plays
-from ..plays import PlayInfo
+from ..plays import CARDS_MASK, STRAIGHT, PlayInfo
+from ..refusals import Refusal, refuse
 from .base import BOOL, N_, OptionSpec, Part, Words
 
 if TYPE_CHECKING:
@@ -27,9 +34,23 @@ class Straights(Part):
         help=N_("Three or more cards of one suit in a row may be played together."),
     )
     fast_playouts = False  # suits matter
+    plays_straights = True
 
     def extra_plays(self, round_: RoundState, hand: int, old: PlayInfo | None) -> list[int]:
-        return straight_plays(hand, old, round_.reversed_now, round_.equal_plays)
+        return straight_plays(hand, old, round_.reversed_now, round_.ties_cover)
+
+    def refuse_off(self, round_: RoundState, move: int) -> Refusal | None:
+        if not move & STRAIGHT:
+            return None
+        cards = move & CARDS_MASK
+        if len({c >> 2 for c in cards_of(cards & NATURAL_MASK)}) > 1:
+            return refuse(
+                "mixed_ranks",
+                "R5",
+                "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
+                cards=" ".join(card_name(c) for c in cards_of(cards)),
+            )
+        return refuse("straights_off", "R6", "straights are not played under these rules")
 
 
 PART = Straights()
