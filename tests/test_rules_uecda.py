@@ -272,13 +272,28 @@ def test_R43_without_the_option_five_cards_are_refused_as_a_set() -> None:
     assert all(m == PASS or (m & CARDS_MASK).bit_count() <= 4 for m in r.legal_moves())
     refusal = r.check(0, play("9C", "9D", "9H", "9S", "RJ"))
     assert refusal is not None and (refusal.code, refusal.rule) == ("set_too_large", "R5")
+    assert refusal.params["largest"] == 4
 
 
 def test_R43_three_naturals_and_two_jokers_are_no_set_of_five() -> None:
     r = uecda([["9C", "9D", "9H", "RJ", "BJ"], ["3C"], ["4C"]], 0, jokers=2)
     refusal = r.check(0, play("9C", "9D", "9H", "RJ", "BJ"))
-    assert refusal is not None and refusal.rule == "R5"
+    assert refusal is not None and (refusal.code, refusal.rule) == ("five_set_shape", "R43")
     assert play("9C", "9D", "9H", "RJ", "BJ") not in r.legal_moves()
+    # without sets of five the same cards are simply too many for a set
+    r = uecda([["9C", "9D", "9H", "RJ", "BJ"], ["3C"], ["4C"]], 0, jokers=2, five_card_sets=False)
+    refusal = r.check(0, play("9C", "9D", "9H", "RJ", "BJ"))
+    assert refusal is not None and (refusal.code, refusal.rule) == ("set_too_large", "R5")
+    assert refusal.params == {"size": 5, "largest": 4}
+
+
+def test_R43_a_set_of_six_is_too_large_even_with_sets_of_five() -> None:
+    r = uecda([["9C", "9D", "9H", "9S", "RJ", "BJ"], ["3C"], ["4C"]], 0, jokers=2)
+    refusal = r.check(0, play("9C", "9D", "9H", "9S", "RJ", "BJ"))
+    assert refusal is not None and (refusal.code, refusal.params) == (
+        "set_too_large",
+        {"size": 6, "largest": 5},
+    )
 
 
 # -- R45: the spade three over a lock -----------------------------------------------------------

@@ -152,10 +152,19 @@ def analyse(move: int) -> PlayInfo:
                 "cards of different ranks are no set: a set is 1 to 4 cards of one rank",
                 cards=" ".join(card_name(c) for c in cards_of(cards)),
             )
-        if size > MAX_SET_SIZE and (
-            size > MAX_SET_SIZE + 1 or naturals.bit_count() != MAX_SET_SIZE
-        ):  # five cards only as four naturals and a joker (R43)
-            raise PlayShapeError("set_too_large", "R5", "a set holds at most 4 cards", size=size)
+        if size > MAX_SET_SIZE + 1:
+            raise PlayShapeError(
+                "set_too_large", "R5", f"a set holds at most {MAX_SET_SIZE} cards", size=size
+            )
+        if size > MAX_SET_SIZE and naturals.bit_count() != MAX_SET_SIZE:
+            # five cards only as four naturals and a joker (R43; where there are no sets of
+            # five, the referee says the set is too large)
+            raise PlayShapeError(
+                "five_set_shape",
+                "R43",
+                "a set of five is four cards of one rank and a joker",
+                size=size,
+            )
         if move & DECLARATIONS_MASK:
             _check_set_declarations(move, naturals, jokers)
         if not ranks:

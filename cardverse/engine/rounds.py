@@ -35,6 +35,7 @@ from .plays import (
     DECLARATIONS_MASK,
     DISCARD,
     GIVE,
+    MAX_SET_SIZE,
     PASS,
     PlayInfo,
     PlayShapeError,
@@ -411,18 +412,17 @@ class Round:
             refusal = part.refuse_off(self, move)
             if refusal is not None:
                 return refusal
+        largest = self.ruleset.largest_set
         try:
             info = analyse(move)
         except PlayShapeError as shape:
+            if shape.code == "set_too_large" or (
+                shape.code == "five_set_shape" and largest <= MAX_SET_SIZE
+            ):
+                return _set_too_large(largest, cards.bit_count())
             return Refusal(shape.code, shape.rule, shape.message, dict(shape.params))
-        largest = self.ruleset.largest_set
         if not info.straight and info.size > largest:
-            return refuse(
-                "set_too_large",
-                "R5",
-                f"a set holds at most {largest} cards under these rules",
-                size=info.size,
-            )
+            return _set_too_large(largest, info.size)
         if move & DECLARATIONS_MASK and not info.straight and not self.ruleset.set_joker_suits:
             return refuse(
                 "joker_suit_not_named_here",
@@ -701,6 +701,16 @@ def owed_moves(hand: int, count: int, flag: int) -> list[int]:
     """Every choice of ``count`` cards of ``hand`` for a give or discard, each once."""
     bits = [1 << card for card in cards_of(hand)]
     return [flag + sum(chosen) for chosen in combinations(bits, count)]
+
+
+def _set_too_large(largest: int, size: int) -> Refusal:
+    return refuse(
+        "set_too_large",
+        "R5",
+        f"a set holds at most {largest} cards under these rules",
+        size=size,
+        largest=largest,
+    )
 
 
 def _does_not_beat(

@@ -219,7 +219,7 @@ REFUSALS: dict[str, Any] = {
     },
     # plays.py
     "empty_play": N_("A play needs at least one card."),
-    "set_too_large": N_("A set holds at most 4 cards."),
+    "set_too_large": N_("A set holds at most %(largest)s cards here."),
     "straight_without_natural": N_("A straight holds at least one card that is not a joker."),
     "straight_mixed_suits": N_("The cards of a straight must all be of one suit."),
     "joker_rank_missing": N_("Say which rank the joker stands for in the straight."),
@@ -476,7 +476,7 @@ def refusal_text(
     if "preset" in params:
         preset = str(params["preset"]).strip("'\"")
         values["preset"] = t.gettext(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
-    for key in ("low", "high", "played"):
+    for key in ("low", "high", "played", "largest"):
         if key in params:
             values[key] = params[key]
     if "value" in params:

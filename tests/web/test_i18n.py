@@ -163,7 +163,7 @@ def test_every_code_with_its_params_reads_well(lang: str) -> None:
         "seat": 1, "turn": 2, "cards": "QH 10S RJ", "size": 3, "count": 2, "played": 2,
         "need": "J", "got": "jokers", "kind": "straight", "equal_plays": True,
         "option": "equal_plays", "preset": "cardverse", "value": False, "low": 3, "high": 6,
-        "needs": "jokers", "suits": ["H", "S"], "suit": "D", "joker": "RJ",
+        "needs": "jokers", "suits": ["H", "S"], "suit": "D", "joker": "RJ", "largest": 4,
     }  # fmt: skip
     unknown = t.gettext(UNKNOWN_REFUSAL)
     for code in error_codes():

@@ -65,6 +65,12 @@ class FiveCardSets(Part):
                 MAY,
             ),
         ),
+        refusals=(
+            (
+                "five_set_shape",
+                N_("A set of five is four cards of one rank and a joker."),
+            ),
+        ),
     )
     largest_set = SIZE
     fast_tables = False  # the set tables hold no set of five
