@@ -254,3 +254,25 @@ def test_one_voice_in_japanese(table: Any) -> None:
     )
     assert at.button() is None
     assert not at.page.js_errors
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_R24_the_lead_of_a_new_round_names_you_as_you(table: Any, lang: str) -> None:
+    """A new round (or the end of the exchange) led by the person at this page says "you
+    lead", as every other line does, not their own name (seen in a Japanese screenshot)."""
+    at = table(lang)
+    t = at.t
+    plays = [{"action": "play", "cards": [code]} for code in HAND]
+    started = [{"event": "round_started", "round": 2, "leader": 0, "exchange": False}]
+    at.show(given_view(at.rules, round=2, trick=[], turn=0, legal_moves=plays), started)
+    wait_for(at.page, "document.querySelector('#game').textContent.length > 0")
+    text = str(at.page.inner_text("#game"))
+    assert t.gettext("Round %(round)s begins: you lead.", round=2) in text, text
+    assert "Ada" not in text
+    done = [{"event": "exchange_done", "leader": 0}]
+    at.show(given_view(at.rules, round=2, trick=[], turn=0, legal_moves=plays), done)
+    text = str(at.page.inner_text("#game"))
+    assert t.gettext("The card exchange is over: you lead.") in text, text
+    assert "Ada" not in text
+    at.no_sentence_twice()
+    assert not at.page.js_errors

@@ -34,10 +34,12 @@ export function describeEvent(event) {
     case "round_started":
       return event.exchange
         ? t("Round %(round)s begins with the card exchange.", { round: event.round })
-        : t("Round %(round)s begins: %(name)s leads.", {
-            round: event.round,
-            name: who(event.leader),
-          });
+        : me(event.leader)
+          ? t("Round %(round)s begins: you lead.", { round: event.round })
+          : t("Round %(round)s begins: %(name)s leads.", {
+              round: event.round,
+              name: who(event.leader),
+            });
     case "gift":
     case "exchange":
     case "gave":
@@ -60,7 +62,9 @@ export function describeEvent(event) {
         { giver: who(event.seat), receiver: who(event.to) },
       );
     case "exchange_done":
-      return t("The card exchange is over: %(name)s leads.", { name: who(event.leader) });
+      return me(event.leader)
+        ? t("The card exchange is over: you lead.")
+        : t("The card exchange is over: %(name)s leads.", { name: who(event.leader) });
     case "played": {
       // in the natural order, so that the sentence is the same whenever it is read again
       const what = playWords({ action: "play", cards: event.cards, jokers: event.jokers }, false);
