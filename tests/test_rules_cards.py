@@ -272,13 +272,19 @@ def test_R5_joker_stands_in_for_any_card_of_a_set() -> None:
 
 
 def test_R5_a_set_holds_at_most_four_cards() -> None:
-    for cards in (("7C", "7D", "7H", "RJ", "BJ"), ("7C", "7D", "7H", "7S", "RJ", "BJ")):
+    # five cards make a set only as four of a rank and a joker (R43's shape), six never
+    for cards, rule in (
+        (("7C", "7D", "7H", "RJ", "BJ"), "R43"),
+        (("7C", "7D", "7H", "7S", "RJ", "BJ"), "R5"),
+    ):
         with pytest.raises(PlayShapeError) as error:
-            analyse(play(*cards))  # five cards make a set only as four 7s and a joker (R43)
-        assert error.value.rule == "R5"
-    r = make_round([["7C", "7D", "7H", "7S", "RJ"], ["3C"]], 0, jokers=1)
-    refusal = r.check(0, play("7C", "7D", "7H", "7S", "RJ"))
-    assert refusal is not None and refusal.rule == "R5"
+            analyse(play(*cards))
+        assert error.value.rule == rule
+    r = make_round([["7C", "7D", "7H", "7S", "RJ", "BJ"], ["3C"]], 0, jokers=2)
+    for cards in (("7C", "7D", "7H", "7S", "RJ"), ("7C", "7D", "7H", "RJ", "BJ")):
+        refusal = r.check(0, play(*cards))  # no sets of five here: too large, whatever the shape
+        assert refusal is not None and (refusal.code, refusal.rule) == ("set_too_large", "R5")
+        assert refusal.params["largest"] == 4
     assert all(m.bit_count() <= 4 for m in r.legal_moves())
 
 

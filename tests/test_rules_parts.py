@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardverse.engine import Rules, options_table
+from cardverse.engine import Game, Phase, Rules, options_table
 from cardverse.engine.options import OPTION_NAMES, PRESETS, SPECS
 from cardverse.engine.parts import PARTS
 from cardverse.engine.ruleset import ruleset_for
@@ -116,8 +116,10 @@ def test_R31_R37_a_house_rule_is_named_by_its_part_registry_rules_and_page_alone
 
 def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
     standard = ruleset_for(Rules.make("standard"))
-    assert standard.parts == () and standard.fast_tables and standard.fast_playouts
-    assert not standard.follows_play
+    # the exchange alone, which acts between rounds (R25) and never on a play
+    assert [p.spec.name for p in standard.parts] == ["exchange"]
+    assert standard.fast_tables and standard.fast_playouts and not standard.follows_play
+    assert ruleset_for(Rules.make("standard", exchange=False)).parts == ()
     every = ruleset_for(Rules.make("daifugo", straights=True, jokers=2))
     assert {p.spec.name for p in every.house_rules} == {
         "suit_lock",
@@ -130,6 +132,22 @@ def test_R4_the_ruleset_composes_only_the_active_parts() -> None:
     }
     assert not every.fast_tables and not every.fast_playouts
     assert {report.name for report in every.reports} == {"lock", "jack_back"}
+
+
+def test_R25_the_exchange_part_pairs_the_givers_and_the_game_asks_it() -> None:
+    """The exchange is a part (issue 30: no spec-only parts): in force, it names who gives to
+    whom from the previous round's places; off, there is no exchange and no pair."""
+    on = ruleset_for(Rules.make("standard", players=5))
+    pairs = on.exchange_pairs([3, 1, 4, 0, 2])
+    assert [(p.giver, p.receiver, p.count) for p in pairs] == [(2, 3, 2), (0, 1, 1)]
+    three = on.exchange_pairs([2, 0, 1])
+    assert [(p.giver, p.receiver, p.count) for p in three] == [(1, 2, 2)]
+    assert ruleset_for(Rules.make("standard", exchange=False)).exchange_pairs([0, 1, 2]) == []
+    game = Game(Rules.make("standard", players=4, rounds=2, exchange=False), seed=5)
+    while game.phase is not Phase.ROUND_OVER:
+        game.apply(game.legal_moves()[0])
+    game.start_next_round()
+    assert game.phase is Phase.PLAY and game.pairs == []
 
 
 def test_R4_the_rules_fields_are_the_specs_and_their_defaults() -> None:

@@ -15,7 +15,7 @@ from typing import Final
 from .cards import card_name, cards_of, deck_mask
 from .dealing import deal, first_round_leader
 from .events import Event, ExchangeGift, GameOver, Passed, Played, RoundOver, RoundStarted
-from .exchange import ExchangePair, exchange_pairs, highest_cards, is_highest_choice
+from .exchange import ExchangePair, highest_cards, is_highest_choice
 from .movegen import give_moves
 from .options import Rules
 from .plays import CARDS_MASK, GIVE, PASS
@@ -112,8 +112,9 @@ class Game:
             chosen = ruleset_for(self.rules).round_leader(hands)
             self.leader = self.places[-1][-1] if chosen is None else chosen
         events.append(RoundStarted(self.round_number, self.leader))
-        if self.round_number > 1 and self.rules.exchange:
-            self.pairs = exchange_pairs(self.places[-1])
+        pairs = ruleset_for(self.rules).exchange_pairs(self.places[-1]) if self.places else []
+        if self.round_number > 1 and pairs:
+            self.pairs = pairs
             for index, pair in enumerate(self.pairs):
                 hand = hands[pair.giver]
                 gift = (gifts or {}).get(pair.giver)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .cards import NATURAL_MASK, RANK_2, RANK_3, RANK_8
 from .events import DISCARD_OWED, GIVE_OWED
+from .exchange import ExchangePair
 from .options import Rules
 from .parts import PARTS, Part
 from .parts.base import RoundState
@@ -40,6 +41,7 @@ class Ruleset:
         "clearers",
         "cover_refusers",
         "coverers",
+        "exchangers",
         "extras",
         "fast_playouts",
         "fast_tables",
@@ -113,6 +115,8 @@ class Ruleset:
         self.lock_free = _hooked(active, "free_of_lock")
         #: a joker in a set names the suit it stands for here (R44); elsewhere it names none
         self.set_joker_suits = any(p.names_set_joker_suits(options) for p in active)
+        #: the parts that pair givers and receivers between rounds (R25)
+        self.exchangers = _hooked(active, "exchange_pairs")
         #: the parts that choose who leads a later round (R46)
         self.round_leaders = _hooked(active, "round_leader")
         #: the most cards a set may hold here (R5, R43)
@@ -171,6 +175,13 @@ class Ruleset:
     def free_of_lock(self, round_: RoundState, move: int) -> bool:
         """Whether ``move`` may be made now whatever lock is in force (R45)."""
         return any(part.free_of_lock(round_, move) for part in self.lock_free)
+
+    def exchange_pairs(self, previous_order: list[int]) -> list[ExchangePair]:
+        """The exchange before a round after the first (R25), from the previous round's places:
+        :class:`~cardverse.engine.exchange.ExchangePair` s, none without an exchange."""
+        for part in self.exchangers:
+            return part.exchange_pairs(previous_order)
+        return []
 
     def round_leader(self, hands: list[int]) -> int | None:
         """Who leads a round after the first, once its exchange is over, when a part says

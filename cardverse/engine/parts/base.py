@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from ..events import Event
+from ..exchange import ExchangePair
 from ..plays import PlayInfo
 from ..refusals import Refusal
 from ..reports import FLAG, SUITS, Report
@@ -173,6 +174,11 @@ class Part:
         """Whether, at a table with these option values, a joker in a set names the suit of the
         card it stands for (R44); where no active part says so, a declared suit is refused."""
         return False
+
+    def exchange_pairs(self, previous_order: list[int]) -> list[ExchangePair]:
+        """Who gives cards to whom before a round after the first, from the previous round's
+        places (R25: :class:`~cardverse.engine.exchange.ExchangePair` s); none by default."""
+        return []
 
     def round_leader(self, rules: Any, hands: list[int]) -> int | None:
         """Who leads a round after the first, once the exchange is over (R46), if this rule

@@ -1,10 +1,10 @@
-"""The card exchange between rounds (R25): its option; the exchange itself is the game's."""
+"""The card exchange between rounds (R25): in force, it names who gives to whom and how many
+cards (:meth:`Exchange.exchange_pairs`, asked through the ruleset by the game before every round
+after the first); the gifts and gives themselves are :mod:`cardverse.engine.exchange`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ..exchange import ExchangePair, exchange_pairs
 from .base import BOOL, N_, OptionSpec, Part, Words
 
 
@@ -21,8 +21,8 @@ class Exchange(Part):
         help=N_("Between rounds the Scum and the President swap cards."),
     )
 
-    def active(self, options: Mapping[str, Any]) -> bool:
-        return False  # carried out by the game between rounds (engine.exchange)
+    def exchange_pairs(self, previous_order: list[int]) -> list[ExchangePair]:
+        return exchange_pairs(previous_order)
 
 
-PART = Exchange()
+PART: Exchange = Exchange()
