@@ -64,6 +64,8 @@ class Client:
     answers: list[int] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     turns: int = 0
+    #: each own turn: (hand table, submission, answer, board table that followed)
+    turn_log: list[tuple[Table, bytes, int, Table]] = field(default_factory=list)
     closed_by_server: bool = False
     error: BaseException | None = None
     seated: threading.Event = field(default_factory=threading.Event)
@@ -76,6 +78,7 @@ class Client:
 
     def start(self, port: int) -> threading.Thread:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         thread = threading.Thread(target=self._run, daemon=True)
         thread.start()
         return thread
@@ -133,6 +136,7 @@ class Client:
                     self.closed_by_server = True
                     return
                 self.received.append(Received("hand", game, hand))
+                mine: tuple[bytes, int] | None = None
                 if hand[5][2]:
                     self.turns += 1
                     submission = self.strategy(self, hand, self.board)
@@ -144,11 +148,14 @@ class Client:
                         self.closed_by_server = True
                         return
                     self.answers.append(answer)
+                    mine = (submission, answer)
                 board = self._table()
                 code = self._int()
                 if board is None or code is None:
                     self.closed_by_server = True
                     return
+                if mine is not None:
+                    self.turn_log.append((hand, mine[0], mine[1], board))
                 self.received.append(Received("board", game, board))
                 self.board = board
                 self.codes.append(code)

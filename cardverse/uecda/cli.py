@@ -63,8 +63,9 @@ def cmd_uecda_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: T
     if config.records is not None and config.records.exists() and not config.records.is_dir():
         print(f"cardverse uecda serve: --records {config.records} is not a folder", file=err)
         return EXIT_MALFORMED
-    server = UecdaServer(config, out=out, log=lambda line: print(f"uecda serve: {line}", file=err,
-                                                                  flush=True))
+    server = UecdaServer(
+        config, out=out, log=lambda line: print(f"uecda serve: {line}", file=err, flush=True)
+    )
     try:
         port = server.bind()
     except OSError as error:
@@ -92,8 +93,9 @@ def add_uecda_parser(subparsers: Any) -> None:
         help="the UECda tournament protocol: serve a match to five programs",
         description="The UECda computer Dai Fugō tournament's protocol (docs/uecda.md).",
     )
-    sub = parser.add_subparsers(dest="uecda_command", metavar="COMMAND", required=True,
-                                parser_class=type(parser))
+    sub = parser.add_subparsers(
+        dest="uecda_command", metavar="COMMAND", required=True, parser_class=type(parser)
+    )
     serve = sub.add_parser(
         "serve",
         help="seat five UECda programs and play a match under the uecda preset",

@@ -16,6 +16,7 @@ short message is replaced by a CardVerse computer player for the rest of the mat
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -44,8 +45,8 @@ from ..engine.cards import deck_mask
 from ..engine.events import TrickEnded, TrickStateChanged
 from ..notation import record_to_json
 from .tables import (
-    TableError,
     Table,
+    TableError,
     action_from_table,
     empty_table,
     hand_from_table,
@@ -137,7 +138,7 @@ def lowest(hand: int, count: int) -> int:
 
 def handshake_name(table: Table) -> str:
     """The name a program gives in its handshake: one character code a cell from [1][0], to 0."""
-    chars = []
+    chars: list[str] = []
     for row in table[1:]:
         for cell in row:
             if not cell or len(chars) >= NAME_CELLS:
@@ -199,6 +200,8 @@ class UecdaServer:
         assert self.listener is not None
         while len(self.programs) < PLAYERS:
             sock, address = self.listener.accept()
+            # tables and ints go out in small writes that are each answered: no Nagle delay
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             where = f"{address[0]}:{address[1]}"
             program = self._handshake(sock, where)
             if program is not None:
@@ -240,10 +243,8 @@ class UecdaServer:
 
     def _disconnect(self, program: Program) -> None:
         if program.sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 program.sock.close()
-            except OSError:
-                pass
             program.sock = None
 
     def _lose(self, program: Program, why: str, game: int) -> None:
@@ -450,7 +451,8 @@ class GameRunner:
         if not exchanging:
             for program in self.programs:
                 self.server._send(
-                    program, table_bytes(self._table(table_of_hand(dealt[program.number]), state)),
+                    program,
+                    table_bytes(self._table(table_of_hand(dealt[program.number]), state)),
                     self.number,
                 )
             return log
@@ -460,8 +462,9 @@ class GameRunner:
             gift = highest(hands[giver], count)
             hands[giver] &= ~gift
             hands[receiver] |= gift
-            log.append({"giver": giver, "receiver": receiver, "cards": mask_names(gift),
-                        "how": "gift"})
+            log.append(
+                {"giver": giver, "receiver": receiver, "cards": mask_names(gift), "how": "gift"}
+            )
         for rank, player in enumerate(self.classes):
             shown = hands[player] if rank < 3 else dealt[player]  # the givers see their deal
             table = self._table(table_of_hand(shown), state)
@@ -471,8 +474,9 @@ class GameRunner:
             cards, how = self._choice(chooser, hands[chooser], count)
             hands[chooser] &= ~cards
             hands[receiver] |= cards
-            log.append({"giver": chooser, "receiver": receiver, "cards": mask_names(cards),
-                        "how": how})
+            log.append(
+                {"giver": chooser, "receiver": receiver, "cards": mask_names(cards), "how": how}
+            )
         return log
 
     def _choice(self, player: int, hand: int, count: int) -> tuple[int, str]:
@@ -536,6 +540,8 @@ class GameRunner:
                 tables[other.number] = table
             self._send_all(tables)  # step 6
             marks_before = game.marks
+            move: int | None
+            answer: int | None
             submitted = self.server._read(program, self.number) if program.connected else None
             if submitted is None:
                 if player not in self.replaced_at and program.lost is not None:
@@ -615,4 +621,3 @@ class GameRunner:
             )
             return None, submitted, REFUSED
         return PASS, submitted, REFUSED
-
