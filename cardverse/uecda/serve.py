@@ -210,7 +210,7 @@ class UecdaServer:
     def _handshake(self, sock: socket.socket, where: str) -> Program | None:
         timeout = self.config.handshake_timeout
         try:
-            table = receive_table(sock, timeout, timeout)
+            table = receive_table(sock, timeout, None, whole=True)
         except (ProgramLost, TableError) as error:
             self.log(f"connection from {where} {error} as its handshake: connection closed")
             sock.close()
@@ -349,6 +349,8 @@ class GameRunner:
         self.last_game = number == self.config.games
         self.bots: dict[int, Bot] = {}
         self.replaced_at: dict[int, int] = {}  # player -> record action index
+        self.refused = [0] * PLAYERS  # submissions answered 8 that were not a pass, by player
+        self.led_for = [0] * PLAYERS  # leads a computer player made after refusals, by player
         self.log_entry: dict[str, Any] = {}
 
     # -- tables -------------------------------------------------------------------------------
@@ -405,6 +407,8 @@ class GameRunner:
             "exchange": exchange,
             "places": places,
             "points": points,
+            "refused_plays": self.refused,
+            "led_for": self.led_for,
             "replaced": {str(p): a for p, a in sorted(self.replaced_at.items())},
         }
         return GameReport(self.number, list(self.seats), places, points, record, self.log_entry)
@@ -561,6 +565,7 @@ class GameRunner:
                         )
                         move = self._bot_move(game, seat)
                         shown = table_of_action(from_move(move))
+                        self.led_for[player] += 1
                 if answer is not None:
                     self.server._send(program, int_bytes(answer), self.number)  # step 8
             trick_ended = False
@@ -605,6 +610,7 @@ class GameRunner:
             move = to_move(action)
         except (TableError, ActionFormatError) as error:
             why = str(error)
+            self.refused[player] += 1
         else:
             refusal = game.check(seat, move)
             if refusal is None:
@@ -612,7 +618,9 @@ class GameRunner:
                     return PASS, submitted, REFUSED  # as the reference answers a covered pass
                 return move, submitted, ACCEPTED
             why = f"{refusal.rule}: {refusal.message}"
-            if move == PASS:
+            if move != PASS:
+                self.refused[player] += 1
+            else:
                 why = "passed on an empty trick, which our rules do not allow (R8)"
         if leading:
             self.server.log(
@@ -620,4 +628,8 @@ class GameRunner:
                 f"{seat}) submission refused on lead ({why}); it is asked again"
             )
             return None, submitted, REFUSED
+        self.server.log(
+            f"game {self.number}: player {player} ({self.programs[player].name!r}, seat "
+            f"{seat}) play refused ({why}): it counts as a pass"
+        )
         return PASS, submitted, REFUSED

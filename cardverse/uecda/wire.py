@@ -22,16 +22,25 @@ class ProgramLost(Exception):
 
 
 def read_exact(
-    sock: socket.socket, size: int, first_timeout: float | None, rest_timeout: float | None
+    sock: socket.socket,
+    size: int,
+    first_timeout: float | None,
+    rest_timeout: float | None,
+    whole: bool = False,
 ) -> bytes:
     """``size`` bytes: the first within ``first_timeout`` seconds (None: no limit), the whole
-    message within ``rest_timeout`` of the first byte. Raises :class:`ProgramLost` on a closed
-    connection, a short message or a timeout."""
+    message within ``rest_timeout`` of the first byte (with ``whole``: within ``first_timeout``
+    of the call). Raises :class:`ProgramLost` on a closed connection, a short message or a
+    timeout."""
     data = bytearray()
     deadline: float | None = None  # set when the first byte is in
+    if whole and first_timeout is not None:
+        deadline = time.monotonic() + first_timeout
     while len(data) < size:
         if not data:
             timeout = first_timeout
+            if deadline is not None:
+                timeout = max(deadline - time.monotonic(), 0.001)
         elif deadline is None:
             timeout = None
         else:
@@ -53,7 +62,7 @@ def read_exact(
                     f"closed its connection after {len(data)} of {size} bytes (a short message)"
                 )
             raise ProgramLost("closed its connection")
-        if not data and rest_timeout is not None:
+        if not data and rest_timeout is not None and not whole:
             deadline = time.monotonic() + rest_timeout
         data += chunk
     return bytes(data)
@@ -64,9 +73,12 @@ def _short(got: int, size: int) -> str:
 
 
 def receive_table(
-    sock: socket.socket, first_timeout: float | None, rest_timeout: float | None
+    sock: socket.socket,
+    first_timeout: float | None,
+    rest_timeout: float | None,
+    whole: bool = False,
 ) -> Table:
-    return read_table(read_exact(sock, TABLE_BYTES, first_timeout, rest_timeout))
+    return read_table(read_exact(sock, TABLE_BYTES, first_timeout, rest_timeout, whole))
 
 
 def send_bytes(sock: socket.socket, data: bytes, timeout: float | None) -> None:
