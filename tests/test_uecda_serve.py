@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -22,8 +23,10 @@ from uecda_client import (
     always_pass,
     disconnect_after,
     garbage,
+    handshake,
     random_player,
     short_message_after,
+    stall_after,
     table_to_bytes,
     zeros,
 )
@@ -56,17 +59,14 @@ class Match:
         self.logs: list[str] = []
         self.out = io.StringIO()
         self.records = tmp / "records"
+        settings: dict[str, Any] = {
+            "handshake_timeout": 0.5,
+            "piece_timeout": 0.5,
+            "move_timeout": 20,
+            **config,
+        }
         self.server = UecdaServer(
-            ServeConfig(
-                port=0,
-                games=games,
-                seed=seed,
-                records=self.records,
-                handshake_timeout=0.5,
-                piece_timeout=0.5,
-                move_timeout=20,
-                **config,
-            ),
+            ServeConfig(port=0, games=games, seed=seed, records=self.records, **settings),
             out=self.out,
             log=self.logs.append,
         )
@@ -238,13 +238,13 @@ def test_R26_no_table_shows_a_program_another_players_cards(
 
 
 def test_R8_a_program_that_will_not_lead_is_asked_again_then_led_for(tmp_path: Path) -> None:
-    match = Match(tmp_path, games=2, seed=3)
+    match = Match(tmp_path, games=2, seed=3, move_timeout=0.5)
     clients = [
         Client("passer", always_pass),
         Client("garbage", garbage, seed=1),
         Client("rand2", random_player, seed=2),
         Client("rand3", random_player, seed=3),
-        Client("rand4", random_player, seed=4),
+        Client("staller", stall_after(2), seed=4),
     ]
     match.seat(clients)
     match.finish(clients)
@@ -267,6 +267,11 @@ def test_R8_a_program_that_will_not_lead_is_asked_again_then_led_for(tmp_path: P
     assert led_for >= 1
     assert any("'passer'" in line and "did not lead in 3 tries" in line for line in match.logs)
     assert 8 in clients[1].answers
+    assert "player 4 ('staller') sent nothing within 0.5 s: a CardVerse normal" in "\n".join(
+        match.logs
+    )
+    assert clients[4].closed_by_server and clients[4].turns == 3
+    assert clients[0].codes[-1] == 2
     for report in match.reports:
         replay_record(match.record(report.number))
 
@@ -281,6 +286,9 @@ def test_programs_that_fail_mid_match_are_replaced_and_bad_handshakes_refused(
     assert wrong.done.wait(WAIT) and silent.done.wait(WAIT)
     assert wrong.number is None and wrong.closed_by_server
     assert silent.number is None and silent.closed_by_server
+    with socket.create_connection(("127.0.0.1", match.port), timeout=WAIT) as short:
+        short.sendall(handshake("short")[:200])
+        assert short.recv(4) == b""  # closed, no player number
     clients = [
         Client("rand", random_player, seed=1),
         Client("garbage", garbage, seed=2),
@@ -294,6 +302,7 @@ def test_programs_that_fail_mid_match_are_replaced_and_bad_handshakes_refused(
     logs = "\n".join(match.logs)
     assert "protocol version 20060; this server speaks 20070 only" in logs
     assert "sent nothing within 0.5 s as its handshake" in logs
+    assert "sent 200 of 480 bytes, then nothing more in time (a short message) as its" in logs
     assert "player 2 ('gone') closed its connection: a CardVerse normal computer player" in logs
     assert "player 3 ('short') sent 100 of 480 bytes" in logs
     assert len(match.reports) == 4
@@ -393,3 +402,16 @@ def test_cli_serves_a_match_and_its_records_pass_check(
     ]
     assert main(["check", str(records / "game-0002.json")]) == 0
     assert '"over": true' in capsys.readouterr().out
+
+
+def test_cli_refuses_a_records_file_and_a_port_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x", encoding="utf-8")
+    assert main(["uecda", "serve", "--port", "0", "--records", str(not_a_folder)]) == 2
+    assert f"--records {not_a_folder} is not a folder" in capsys.readouterr().err
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["uecda", "serve", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err

@@ -257,3 +257,18 @@ def short_message_after(turns: int) -> Callable[[Client, Table, Table], bytes | 
         return random_player(client, hand, board)
 
     return strategy
+
+
+def stall_after(turns: int) -> Callable[[Client, Table, Table], bytes | None]:
+    """Stops answering on its turn (still connected) and reads until the server closes."""
+
+    def strategy(client: Client, hand: Table, board: Table) -> bytes | None:
+        if client.turns > turns:
+            assert client.sock is not None
+            while client.sock.recv(4096):
+                pass
+            client.closed_by_server = True
+            return None
+        return random_player(client, hand, board)
+
+    return strategy

@@ -286,6 +286,9 @@ class UecdaServer:
             self.bind()
         self.seat_programs()
         self.log(f"five programs seated; {self.config.games} games, seed {self.seed}")
+        if self.config.records is not None:  # this match's log, not the last one's
+            self.config.records.mkdir(parents=True, exist_ok=True)
+            (self.config.records / "match.jsonl").write_text("", encoding="utf-8")
         seats: list[int] = []
         classes: list[int] | None = None  # player numbers from President to Scum
         try:
