@@ -34,7 +34,14 @@ from uecda_client import (
 from cardverse.cli import main
 from cardverse.engine import parse_cards
 from cardverse.notation import replay_record
-from cardverse.uecda.serve import GameReport, ServeConfig, UecdaServer
+from cardverse.uecda.serve import (
+    GameReport,
+    ServeConfig,
+    UecdaServer,
+    handshake_name,
+    highest,
+    lowest,
+)
 
 WAIT = 120  # seconds: generous, the machine is shared
 SUITS = "SHDC"
@@ -415,3 +422,18 @@ def test_cli_refuses_a_records_file_and_a_port_in_use(
         port = taken.getsockname()[1]
         assert main(["uecda", "serve", "--port", str(port)]) == 2
     assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
+
+
+def test_R25_the_gifts_are_the_highest_cards_joker_first_then_spades() -> None:
+    hand = parse_cards(["RJ", "2C", "2S", "2H", "AS", "3C"])
+    assert highest(hand, 2) == parse_cards(["RJ", "2S"])
+    assert highest(parse_cards(["2C", "2H", "AS"]), 1) == parse_cards(["2H"])
+    assert lowest(hand, 2) == parse_cards(["3C", "AS"])
+
+
+def test_a_handshake_name_is_printable_and_short() -> None:
+    table = zeros()
+    for index, code in enumerate([ord("a"), 200, ord("b")] + [ord("x")] * 20):
+        table[1 + index // 15][index % 15] = code
+    assert handshake_name(table) == "a?b" + "x" * 12
+    assert handshake_name(zeros()) == ""

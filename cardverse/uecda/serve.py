@@ -258,7 +258,7 @@ class UecdaServer:
             f"{self.config.substitute} computer player takes its seat for the rest of the match"
         )
 
-    def _send(self, program: Program, data: bytes, game: int) -> None:
+    def send_to(self, program: Program, data: bytes, game: int) -> None:
         if program.sock is None:
             return
         try:
@@ -266,7 +266,7 @@ class UecdaServer:
         except ProgramLost as error:
             self._lose(program, str(error), game)
 
-    def _read(self, program: Program, game: int) -> Table | None:
+    def read_from(self, program: Program, game: int) -> Table | None:
         """The program's next table, or None once it is lost (a computer player acts instead)."""
         if program.sock is None:
             return None
@@ -381,11 +381,11 @@ class GameRunner:
     def _send_all(self, tables: dict[int, Table] | Table) -> None:
         for program in self.programs:
             table = tables[program.number] if isinstance(tables, dict) else tables
-            self.server._send(program, table_bytes(table), self.number)
+            self.server.send_to(program, table_bytes(table), self.number)
 
     def _send_int_all(self, value: int) -> None:
         for program in self.programs:
-            self.server._send(program, int_bytes(value), self.number)
+            self.server.send_to(program, int_bytes(value), self.number)
 
     # -- the game -----------------------------------------------------------------------------
 
@@ -457,7 +457,7 @@ class GameRunner:
         log: list[dict[str, Any]] = []
         if not exchanging:
             for program in self.programs:
-                self.server._send(
+                self.server.send_to(
                     program,
                     table_bytes(self._table(table_of_hand(dealt[program.number]), state)),
                     self.number,
@@ -476,7 +476,7 @@ class GameRunner:
             shown = hands[player] if rank < 3 else dealt[player]  # the givers see their deal
             table = self._table(table_of_hand(shown), state)
             table[5][1] = max(2 - rank, 0)
-            self.server._send(self.programs[player], table_bytes(table), self.number)
+            self.server.send_to(self.programs[player], table_bytes(table), self.number)
         for chooser, receiver, count in ((president, scum, 2), (vice, vice_scum, 1)):
             cards, how = self._choice(chooser, hands[chooser], count)
             hands[chooser] &= ~cards
@@ -488,7 +488,7 @@ class GameRunner:
 
     def _choice(self, player: int, hand: int, count: int) -> tuple[int, str]:
         program = self.programs[player]
-        table = self.server._read(program, self.number)
+        table = self.server.read_from(program, self.number)
         if table is None:
             return lowest(hand, count), f"{self.config.substitute} computer player"
         try:
@@ -549,7 +549,7 @@ class GameRunner:
             marks_before = game.marks
             move: int | None
             answer: int | None
-            submitted = self.server._read(program, self.number) if program.connected else None
+            submitted = self.server.read_from(program, self.number) if program.connected else None
             if submitted is None:
                 if player not in self.replaced_at and program.lost is not None:
                     self.replaced_at[player] = len(game.round.history)
@@ -570,7 +570,7 @@ class GameRunner:
                         shown = table_of_action(from_move(move))
                         self.led_for[player] += 1
                 if answer is not None:
-                    self.server._send(program, int_bytes(answer), self.number)  # step 8
+                    self.server.send_to(program, int_bytes(answer), self.number)  # step 8
             trick_ended = False
             lock_after: int | None = None
             if move is not None:
