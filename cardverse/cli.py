@@ -126,6 +126,10 @@ LAYER_COMMANDS: dict[str, tuple[str, str]] = {
         "cardverse.arena",
         "play many games between computer players and report their strength",
     ),
+    "uecda": (
+        "cardverse.uecda.cli",
+        "the UECda tournament protocol: serve a match to five programs",
+    ),
     "serve": (
         "cardverse.application",
         "run the multiplayer server (tables, WebSocket play, computer players)",
