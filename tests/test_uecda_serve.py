@@ -33,13 +33,13 @@ from uecda_client import (
 
 from cardverse.cli import main
 from cardverse.engine import parse_cards
+from cardverse.engine.exchange import highest_cards
 from cardverse.notation import replay_record
 from cardverse.uecda.serve import (
     GameReport,
     ServeConfig,
     UecdaServer,
     handshake_name,
-    highest,
     lowest,
 )
 
@@ -426,8 +426,8 @@ def test_cli_refuses_a_records_file_and_a_port_in_use(
 
 def test_R25_the_gifts_are_the_highest_cards_joker_first_then_spades() -> None:
     hand = parse_cards(["RJ", "2C", "2S", "2H", "AS", "3C"])
-    assert highest(hand, 2) == parse_cards(["RJ", "2S"])
-    assert highest(parse_cards(["2C", "2H", "AS"]), 1) == parse_cards(["2H"])
+    assert highest_cards(hand, 2) == parse_cards(["RJ", "2S"])
+    assert highest_cards(parse_cards(["2C", "2H", "AS"]), 1) == parse_cards(["2H"])
     assert lowest(hand, 2) == parse_cards(["3C", "AS"])
 
 

@@ -61,4 +61,5 @@ def is_highest_choice(hand: int, given: int, count: int) -> bool:
 
 __all__ = [
     "card_height",
+    "highest_cards",
 ]

@@ -43,6 +43,7 @@ from ..engine import (
 )
 from ..engine.cards import deck_mask
 from ..engine.events import TrickEnded, TrickStateChanged
+from ..engine.exchange import highest_cards
 from ..notation import record_to_json
 from .tables import (
     Table,
@@ -117,15 +118,6 @@ class GameReport:
     points: list[int]  # by player number
     record: dict[str, Any] = field(default_factory=dict)
     log: dict[str, Any] = field(default_factory=dict)
-
-
-def highest(hand: int, count: int) -> int:
-    """The ``count`` highest cards (the joker, then from the 2 down, ♠ ♥ ♦ ♣ within a rank):
-    the automatic gifts (docs/uecda.md, section 3 point 4; R25)."""
-    mask = 0
-    for card in cards_of(hand)[len(cards_of(hand)) - count :]:
-        mask |= 1 << card
-    return mask
 
 
 def lowest(hand: int, count: int) -> int:
@@ -466,7 +458,7 @@ class GameRunner:
         assert self.classes is not None
         president, vice, _, vice_scum, scum = self.classes
         for giver, receiver, count in ((scum, president, 2), (vice_scum, vice, 1)):
-            gift = highest(hands[giver], count)
+            gift = highest_cards(hands[giver], count)
             hands[giver] &= ~gift
             hands[receiver] |= gift
             log.append(
@@ -506,7 +498,7 @@ class GameRunner:
             f"game {self.number}: player {player} ({program.name!r}) {why}; its {count} highest "
             "cards are given back instead, as the reference server does"
         )
-        return highest(hand, count), "highest (the choice was refused)"
+        return highest_cards(hand, count), "highest (the choice was refused)"
 
     # -- play ---------------------------------------------------------------------------------
 
