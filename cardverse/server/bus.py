@@ -309,7 +309,9 @@ class Bus:
         while self._started:
             link = RedisLink(self._answered, self._publisher_lost)
             try:
-                self._publisher = await connect(self.url, link)
+                await connect(self.url, link)
+                if not link.open:  # ended as soon as it opened
+                    raise ConnectionError("Redis closed the connection")
             except (OSError, TimeoutError) as error:  # Redis is down: the messages wait (bounded)
                 link.abort()
                 log.warning("publishing failed (%s); retrying", error)
@@ -319,6 +321,7 @@ class Bus:
                         self._published(node, futures, 0)
                 await asyncio.sleep(0.2)
                 continue
+            self._publisher = link
             self._flush()
             return
 
