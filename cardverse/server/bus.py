@@ -25,11 +25,21 @@ header's last field says::
     J<n>\\n<JSON envelope>                    a control envelope
 
 Frames and client messages are carried as they are, never quoted into JSON and parsed back: a
-frame is rendered once on the owner and sent as received by the socket's node. A busy node
-makes one PUBLISH per turn and node; one sender task publishes them in order, pipelined on a
-connection of its own (one write per batch, one time limit for its answers). Nobody waits for a
-PUBLISH's answer unless it asked to (:meth:`Bus.post` with ``heard=True``); a message that
-reached nobody is reported once per message to :meth:`Receiver.unheard`.
+frame is rendered once on the owner and sent as received by the socket's node. A record that
+does not follow the format is dropped with a line in the log (and the message's records after
+it, whose boundaries are then unknown); the records before it stand.
+
+**The connections.** The bus has two connections to Redis of its own, spoken to directly
+(:mod:`cardverse.server.redislink`), not through redis-py's client. At the end of a turn every
+message made during it is written as PUBLISH commands in one write, without waiting for the
+answers; they come back in order on the same connection and are matched to the messages
+(nobody waits for one unless it asked to: :meth:`Bus.post` with ``heard=True``; a message that
+reached nobody is reported once to :meth:`Receiver.unheard`). A connection that ends, or that
+leaves a message unanswered for ``PUBLISH_TIMEOUT`` seconds (looked at once in that time, not
+with a timer a message), is made again and the unanswered messages are written again first,
+in order. The subscription's connection hands each message to the receiver as it is read; it
+is sent a PING after ``HEALTH_INTERVAL`` seconds of silence and made again if the PING is
+not answered either.
 """
 
 from __future__ import annotations
@@ -38,12 +48,14 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import secrets
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from .failures import log_failure
+from .redislink import RedisLink, command, connect
 
 log = logging.getLogger("cardverse.server.bus")
 
@@ -51,8 +63,14 @@ log = logging.getLogger("cardverse.server.bus")
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 PREFIX = "cardverse:node:"
-PUBLISH_TIMEOUT = 5.0  # seconds for Redis to answer a batch of PUBLISH (then: reconnect, resend)
-MAX_BATCH = 512  # messages published in one write
+PUBLISH_TIMEOUT = 5.0  # seconds for Redis to answer a PUBLISH (then: reconnect, resend)
+HEALTH_INTERVAL = 5.0  # seconds of silence on the subscription before a PING
+MAX_WAITING = 100_000  # messages kept while Redis cannot be reached (then: reported unheard)
+PING = command(b"PING")
+NO_FUTURES: tuple[asyncio.Future[int], ...] = ()
+
+#: A message to send: its node, its text, and the futures told how many received it.
+Outgoing = tuple[str, str, Sequence["asyncio.Future[int]"]]
 
 FRAME, CLOSE, MESSAGE, ENVELOPE = "F", "C", "M", "J"
 
@@ -71,6 +89,11 @@ class Receiver(Protocol):
     def unheard(self, node: str) -> None:
         """A message to ``node`` reached nobody (its subscription is gone, or going)."""
         ...
+
+
+def _resolve(future: asyncio.Future[None], _: object) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class BadMessage(ValueError):
@@ -112,17 +135,25 @@ def _records(text: str, at: int) -> Iterator[tuple[str, list[str], str]]:
 class Bus:
     """This node's channel in and the messages it sends out."""
 
-    def __init__(self, redis: Any, node: str, receiver: Receiver) -> None:
-        self.redis = redis
+    def __init__(self, url: str | None, node: str, receiver: Receiver) -> None:
+        self.url = url  # Redis's (None: a bus that only collects, for tests)
         self.node = node
         self.receiver = receiver
-        self._outgoing: asyncio.Queue[tuple[str, str, str, list[asyncio.Future[int]]]] = (
-            asyncio.Queue()
-        )
         # this turn's records by node, and the futures of those posted with heard=True
         self._turn: dict[str, list[str]] = {}
         self._waiting: dict[str, list[asyncio.Future[int]]] = {}
         self._header = node + "\n"
+        # messages made and not yet written to Redis, and those written and not yet answered:
+        # (node, text, the futures told how many received it)
+        self._unsent: deque[Outgoing] = deque()
+        self._in_flight: deque[Outgoing] = deque()
+        self._publisher: RedisLink | None = None
+        self._subscriber: RedisLink | None = None
+        self._connecting: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._watched: Outgoing | None = None  # the oldest unanswered message when it was armed
+        self._started = False
+        self._resubscribing = False  # the next confirmed subscription follows a lost one
         self._tasks: list[asyncio.Task[None]] = []
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.connected = asyncio.Event()  # subscribed to our channel
@@ -130,22 +161,29 @@ class Bus:
         self.on_reconnect: Any = None  # called (no arguments) after a lost subscription is back
         self.published = 0
         self.unheard = 0  # messages no node received
-        self._connection: Any = None  # the connection the sender publishes on (its own)
 
     @staticmethod
     def channel(node: str) -> str:
         return PREFIX + node
 
     def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send())]
+        self._started = True
+        self._tasks = [asyncio.get_running_loop().create_task(self._listen())]
+        self._ensure_publisher()
 
     async def close(self) -> None:
-        for task in self._tasks:
+        self._started = False
+        tasks = [*self._tasks, *([self._connecting] if self._connecting is not None else [])]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        for link in (self._publisher, self._subscriber):
+            if link is not None:
+                link.abort()
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -186,10 +224,106 @@ class Bus:
     def _end_of_turn(self) -> None:
         turn, self._turn = self._turn, {}
         waiting, self._waiting = self._waiting, {}
+        unsent = self._unsent
         for node, parts in turn.items():
-            self._outgoing.put_nowait(
-                (node, self.channel(node), "".join(parts), waiting.get(node, []))
-            )
+            unsent.append((node, "".join(parts), waiting.get(node, NO_FUTURES)))
+        self._flush()
+
+    def _flush(self) -> None:
+        """Write every unsent message to Redis (one write), or have the connection made."""
+        link = self._publisher
+        if link is None or not link.open:
+            self._ensure_publisher()
+            return
+        unsent, in_flight = self._unsent, self._in_flight
+        if not unsent:
+            return
+        out = []
+        while unsent:
+            item = unsent.popleft()
+            out.append(command(b"PUBLISH", (PREFIX + item[0]).encode(), item[1].encode()))
+            in_flight.append(item)
+        link.write(b"".join(out))
+        if self._watchdog is None:
+            self._arm_watchdog()
+
+    def _answered(self, reply: Any) -> None:
+        """Redis's answer to the oldest unanswered PUBLISH: how many received it."""
+        in_flight = self._in_flight
+        if not in_flight:
+            log.error("an answer from Redis to nothing the bus sent was dropped")
+            return
+        if isinstance(reply, Exception) or not isinstance(reply, int):
+            log.warning("publishing failed (%s); retrying", reply)
+            if self._publisher is not None:
+                self._publisher.abort()  # what is unanswered is sent again on a new connection
+            return
+        node, _, futures = in_flight.popleft()
+        self._published(node, futures, reply)
+
+    def _published(self, node: str, futures: Sequence[asyncio.Future[int]], count: int) -> None:
+        self.published += 1
+        for future in futures:
+            if not future.done():
+                future.set_result(count)
+        if not count:
+            self.unheard += 1
+            try:
+                self.receiver.unheard(node)
+            except Exception as failure:
+                log_failure(log, "a message that reached nobody", failure)
+
+    def _arm_watchdog(self) -> None:
+        """One time limit for Redis's answers, looked at every ``PUBLISH_TIMEOUT`` seconds
+        (not a timer a message): a message unanswered for that long drops the connection."""
+        self._watched = self._in_flight[0] if self._in_flight else None
+        self._watchdog = asyncio.get_running_loop().call_later(PUBLISH_TIMEOUT, self._watch)
+
+    def _watch(self) -> None:
+        self._watchdog = None
+        if not self._in_flight:
+            return
+        if self._in_flight[0] is self._watched and self._publisher is not None:
+            log.warning("publishing failed (no answer within %g s); retrying", PUBLISH_TIMEOUT)
+            self._publisher.abort()
+            return
+        self._arm_watchdog()
+
+    def _publisher_lost(self, link: RedisLink) -> None:
+        """The publishing connection ended: what it did not answer goes out again first."""
+        if self._publisher is not link:
+            return
+        self._publisher = None
+        self._in_flight.extend(self._unsent)
+        self._unsent, self._in_flight = self._in_flight, deque()
+        self._ensure_publisher()
+
+    def _ensure_publisher(self) -> None:
+        if not self._started or self.url is None:
+            return
+        if self._connecting is None or self._connecting.done():
+            self._connecting = asyncio.get_running_loop().create_task(self._connect_publisher())
+
+    async def _connect_publisher(self) -> None:
+        assert self.url is not None
+        while self._started:
+            link = RedisLink(self._answered, self._publisher_lost)
+            try:
+                await connect(self.url, link)
+                if not link.open:  # ended as soon as it opened
+                    raise ConnectionError("Redis closed the connection")
+            except (OSError, TimeoutError) as error:  # Redis is down: the messages wait (bounded)
+                link.abort()
+                log.warning("publishing failed (%s); retrying", error)
+                if len(self._unsent) > MAX_WAITING:  # pragma: no cover - a long outage
+                    dropped, self._unsent = self._unsent, deque()
+                    for node, _, futures in dropped:
+                        self._published(node, futures, 0)
+                await asyncio.sleep(0.2)
+                continue
+            self._publisher = link
+            self._flush()
+            return
 
     async def ask(self, node: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to a node and wait for its ``reply``."""
@@ -208,103 +342,76 @@ class Bus:
     def reply(self, to: str, rid: str, body: dict[str, Any]) -> None:
         self.post(to, {"op": "reply", "rid": rid, "body": body})
 
-    async def _publish(
-        self, batch: list[tuple[str, str, str, list[asyncio.Future[int]]]]
-    ) -> list[int]:
-        """PUBLISH each of ``batch`` in one write on this node's own connection, and read
-        the answers (how many received each) within one time limit: no pipeline object,
-        pool round trip or timer per message."""
-        connection = self._connection
-        if connection is None:
-            connection = self._connection = await self.redis.connection_pool.get_connection()
-        packed = connection.pack_commands(
-            [("PUBLISH", channel, text) for _, channel, text, _ in batch]
-        )
-        await connection.send_packed_command(packed, check_health=False)
-        counts: list[int] = []
-        async with asyncio.timeout(PUBLISH_TIMEOUT):
-            for _ in batch:
-                answer = await connection.read_response(timeout=math.inf)
-                if isinstance(answer, Exception):
-                    raise answer
-                counts.append(int(answer))
-        return counts
-
-    async def _drop_connection(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.disconnect()
-            with contextlib.suppress(Exception):
-                await self.redis.connection_pool.release(connection)
-
-    async def _send(self) -> None:
-        try:
-            await self._send_forever()
-        finally:
-            await asyncio.shield(self._drop_connection())
-
-    async def _send_forever(self) -> None:
-        while True:
-            batch = [await self._outgoing.get()]
-            while not self._outgoing.empty() and len(batch) < MAX_BATCH:
-                batch.append(self._outgoing.get_nowait())
-            while True:
-                try:
-                    counts = await self._publish(batch)
-                    break
-                except asyncio.CancelledError:
-                    raise
-                except Exception as error:  # Redis is down: the messages wait (bounded)
-                    await self._drop_connection()
-                    log.warning("publishing failed (%s); retrying", error)
-                    await asyncio.sleep(0.2)
-                    if self._outgoing.qsize() > 100_000:  # pragma: no cover - long outage
-                        counts = [0] * len(batch)
-                        break
-            for (node, _, _, futures), count in zip(batch, counts, strict=True):
-                self.published += 1
-                for future in futures:
-                    if not future.done():
-                        future.set_result(count)
-                if not count:
-                    self.unheard += 1
-                    try:
-                        self.receiver.unheard(node)
-                    except Exception as failure:
-                        log_failure(log, "a message that reached nobody", failure)
-
     # -- receiving ---------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        first = True
+        assert self.url is not None
+        loop = asyncio.get_running_loop()
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            lost: asyncio.Future[None] = loop.create_future()
+            link = RedisLink(self._heard, partial(_resolve, lost))
             try:
-                await pubsub.subscribe(self.channel(self.node))
-                self.connected.set()
-                if not first:
-                    self.reconnects += 1
-                    log.warning("re-subscribed to Redis after a lost connection")
-                    if self.on_reconnect is not None:
-                        self.on_reconnect()
-                first = False
-                while True:
-                    # Blocking reads: no timer set and cancelled for every message (a read
-                    # with a timeout costs one); a lost connection ends the read with an error.
-                    message = await pubsub.get_message(timeout=None)
-                    if message is None:  # a subscription's confirmation
-                        continue
-                    self._dispatch(message["data"])
+                await connect(self.url, link)
+                self._subscriber = link
+                link.write(command(b"SUBSCRIBE", self.channel(self.node).encode()))
+                await self._keep_alive(link, lost)
+                error: Any = "the connection ended"
             except asyncio.CancelledError:
+                link.abort()
                 raise
-            except Exception as error:
-                self.connected.clear()
-                log.warning("the Redis subscription failed (%s); reconnecting", error)
-                await asyncio.sleep(0.2)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+            except Exception as failure:
+                error = failure
+            link.abort()
+            self._subscriber = None
+            if self.connected.is_set():
+                self._resubscribing = True
+            self.connected.clear()
+            log.warning("the Redis subscription failed (%s); reconnecting", error)
+            await asyncio.sleep(0.2)
+
+    async def _keep_alive(self, link: RedisLink, lost: asyncio.Future[None]) -> None:
+        """Until the subscription's connection ends: a connection silent for
+        ``HEALTH_INTERVAL`` is sent a PING, and dropped if still silent the next time."""
+        pinged = False
+        while not lost.done():
+            await asyncio.wait([lost], timeout=HEALTH_INTERVAL)
+            if lost.done():
+                return
+            if link.heard:
+                link.heard = pinged = False
+            elif pinged:
+                raise ConnectionError(f"Redis did not answer a PING within {HEALTH_INTERVAL:g} s")
+            else:
+                link.write(PING)
+                pinged = True
+
+    def _heard(self, reply: Any) -> None:
+        """A reply on the subscription's connection: a message, or the subscription's own."""
+        if isinstance(reply, list) and reply:
+            kind = reply[0]
+            if kind == b"message" and len(reply) == 3:
+                self._dispatch(reply[2])
+                return
+            if kind == b"subscribe":
+                self._subscribed()
+                return
+            if kind == b"pong":
+                return
+        if isinstance(reply, Exception):
+            log.error("Redis refused the bus's subscription (%s)", reply)
+            if self._subscriber is not None:
+                self._subscriber.abort()
+            return
+        log.error("an answer from Redis the bus cannot read was dropped")
+
+    def _subscribed(self) -> None:
+        self.connected.set()
+        if self._resubscribing:
+            self._resubscribing = False
+            self.reconnects += 1
+            log.warning("re-subscribed to Redis after a lost connection")
+            if self.on_reconnect is not None:
+                self.on_reconnect()
 
     def _dispatch(self, data: bytes | str) -> None:
         receiver = self.receiver

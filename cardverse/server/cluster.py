@@ -159,7 +159,7 @@ class Cluster:
         )
         self.redis = aioredis.Redis.from_pool(pool)
         self.leases = Leases(self.redis, self.node, settings.lease_ttl, settings.lease_renew)
-        self.bus = Bus(self.redis, self.node, self)
+        self.bus = Bus(redis_url, self.node, self)
         self.bus.on_reconnect = self._on_bus_reconnect
         self.proxies: dict[tuple[str, str], ProxyConn] = {}
         self.links: dict[str, Link] = {}
@@ -339,25 +339,43 @@ class Cluster:
             return False
         metrics.CONNECTIONS.labels("linked").inc()
         loop = asyncio.get_running_loop()
+        finished: asyncio.Future[None] = loop.create_future()
         wait = settings.ws_idle_timeout  # None: no limit
-        slack = min(10.0, wait / 10) if wait is not None else 0.0
+        idle: asyncio.TimerHandle | None = None
+
+        def finish() -> None:
+            if not finished.done():
+                finished.set_result(None)
+
+        def on_message(item: Any) -> None:
+            # Each message is handed over as it is read (as for a socket of this process's
+            # tables): no task wakes, no future or timer is made for it.
+            if item is None:
+                finish()
+            elif not conn.closing:
+                self._from_linked(conn, owner, cid, item if isinstance(item, str) else None)
+
+        def idle_check() -> None:
+            # One idle timer a socket, not moved for every message: when it goes off it looks
+            # at when the last message came (the rate limit's clock).
+            nonlocal idle
+            assert wait is not None
+            left = conn.limit.last + wait - time.monotonic()
+            if left <= 0:
+                idle = None
+                conn.close(P.CLOSE_IDLE, "no message for too long")
+                finish()
+            else:
+                idle = loop.call_later(left, idle_check)
+
+        if wait is not None:
+            idle = loop.call_later(wait, idle_check)
         try:
-            # One idle timer a socket (as for a socket of this process's tables): it goes off
-            # between ``wait`` and ``wait`` + ``slack`` after the last message, and is moved
-            # on only when a message leaves it less than ``wait``.
-            async with asyncio.timeout(None) as idle:
-                while not conn.closing:
-                    if wait is not None:
-                        earliest, when = loop.time() + wait, idle.when()
-                        if when is None or not earliest <= when <= earliest + slack:
-                            idle.reschedule(earliest + slack)
-                    incoming = await websocket.receive()
-                    if incoming["type"] == "websocket.disconnect":
-                        break
-                    self._from_linked(conn, owner, cid, incoming.get("text"))
-        except TimeoutError:
-            conn.close(P.CLOSE_IDLE, "no message for too long")
+            websocket.hand_to(on_message)
+            await finished
         finally:
+            if idle is not None:
+                idle.cancel()
             metrics.CONNECTIONS.labels("linked").dec()
             link = self.links.pop(cid, None)
             if link is not None and owner not in self.gone:

@@ -9,8 +9,9 @@ Starlette's ``WebSocket`` (an ASGI queue, a task and about 29 KiB a connection) 
 Everything else, plain HTTP included, stays with uvicorn and Starlette.
 
 :class:`TableSocket` is one connection: its frames become messages (text, bytes, or ``None``
-when it is gone) handed to a callback once the table is attached (:mod:`.sockets`), or queued
-for :meth:`TableSocket.receive` (the set-up, and a socket linked to another process's table).
+when it is gone) handed to a callback once the table is attached (:mod:`.sockets`) or the
+socket is linked to another process's table (:mod:`.cluster`), and queued until then (or for
+:meth:`TableSocket.receive`).
 :class:`SocketHub` owns what the connections of one server share: the heartbeat, one timer for
 all of them (a connection that has sent nothing for ``ping_interval`` is pinged, and closed when
 nothing comes back within ``ping_timeout``), the largest message, and uvicorn's graceful
