@@ -231,44 +231,52 @@ def garbage(client: Client, hand: Table, board: Table) -> bytes:
     return random_player(client, hand, board)
 
 
-def disconnect_after(turns: int) -> Callable[[Client, Table, Table], bytes | None]:
+Strategy = Callable[[Client, Table, Table], bytes | None]
+
+
+def _misbehaves_after(turns: int, misbehave: Callable[[Client], None]) -> Strategy:
+    """Plays at random for ``turns`` turns, then, on its next turn, ``misbehave`` s and sends
+    nothing more."""
+
     def strategy(client: Client, hand: Table, board: Table) -> bytes | None:
         if client.turns > turns:
             assert client.sock is not None
-            client.sock.close()
-            client.sock = None
+            misbehave(client)
             return None
         return random_player(client, hand, board)
 
     return strategy
 
 
-def short_message_after(turns: int) -> Callable[[Client, Table, Table], bytes | None]:
+def _hang_up(client: Client) -> None:
+    assert client.sock is not None
+    client.sock.close()
+    client.sock = None
+
+
+def _read_until_closed(client: Client) -> None:
+    assert client.sock is not None
+    while client.sock.recv(4096):
+        pass
+    client.closed_by_server = True
+
+
+def _send_part_of_a_table(client: Client) -> None:
+    assert client.sock is not None
+    client.sock.sendall(table_to_bytes(zeros())[:100])
+    _read_until_closed(client)
+
+
+def disconnect_after(turns: int) -> Strategy:
+    """Closes its connection on its turn."""
+    return _misbehaves_after(turns, _hang_up)
+
+
+def short_message_after(turns: int) -> Strategy:
     """Sends 100 bytes of a table and nothing more; then reads until the server closes."""
-
-    def strategy(client: Client, hand: Table, board: Table) -> bytes | None:
-        if client.turns > turns:
-            assert client.sock is not None
-            client.sock.sendall(table_to_bytes(zeros())[:100])
-            while client.sock.recv(4096):
-                pass
-            client.closed_by_server = True
-            return None
-        return random_player(client, hand, board)
-
-    return strategy
+    return _misbehaves_after(turns, _send_part_of_a_table)
 
 
-def stall_after(turns: int) -> Callable[[Client, Table, Table], bytes | None]:
+def stall_after(turns: int) -> Strategy:
     """Stops answering on its turn (still connected) and reads until the server closes."""
-
-    def strategy(client: Client, hand: Table, board: Table) -> bytes | None:
-        if client.turns > turns:
-            assert client.sock is not None
-            while client.sock.recv(4096):
-                pass
-            client.closed_by_server = True
-            return None
-        return random_player(client, hand, board)
-
-    return strategy
+    return _misbehaves_after(turns, _read_until_closed)
