@@ -150,6 +150,7 @@ class Ruleset:
             "@low_finish": bool(self.low_finishers),
             "@lock": any(report.kind == SUITS for report in self.reports),
             "@joker_covered": bool(self.coverers),
+            "@straights_reverse": self.straights_reverse,
         }
 
     def names(self) -> list[str]:

@@ -24,6 +24,12 @@ REVOLUTION: str = "revolution"
 LEAD: str = "lead"
 #: what covers a set made only of jokers (R5, R10), said where the jokers are
 LONE_JOKER: str = "lone_joker"
+#: what may follow a play (R9), said first among what a player may play
+FOLLOW: str = "follow"
+#: what beats a set (R10), said after what may follow
+BEAT: str = "beat"
+#: what a joker may stand for beyond a set (R6), said after the lone joker
+JOKERS: str = "jokers"
 
 
 def N_(message: str) -> str:
@@ -71,6 +77,7 @@ FACTS: tuple[str, ...] = (
     "@low_finish",  # going out on some plays takes the lowest place (R34)
     "@lock",  # a trick may be locked to suits (R31)
     "@joker_covered",  # a lone joker can be covered by a natural card (R33)
+    "@straights_reverse",  # some straights start a revolution (R42; R18 says none do)
 )
 
 
@@ -112,9 +119,12 @@ class Words:
 
 
 __all__ = [
+    "BEAT",
     "CLEARING",
     "FACTS",
+    "FOLLOW",
     "HOUSE",
+    "JOKERS",
     "LEAD",
     "LONE_JOKER",
     "MAY",

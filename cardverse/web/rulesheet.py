@@ -22,7 +22,7 @@ from ..engine.options import (
 from ..engine.parts import PARTS, Part
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
-from ..engine.words import CLEARING, HOUSE, LEAD, LONE_JOKER, MAY, REVOLUTION
+from ..engine.words import BEAT, CLEARING, FOLLOW, HOUSE, JOKERS, LEAD, LONE_JOKER, MAY, REVOLUTION
 from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
@@ -163,43 +163,14 @@ def _turn(rules: Rules) -> list[Line]:
 
 def _may(rules: Rules) -> list[Line]:
     """R5–R10: what may be played, and what beats what in the normal order."""
-    may = [
-        _line(N_("On lead you must play: you may not pass. Otherwise you may always pass.")),
-        _line(N_("A set is followed only by a set of the same size."))
-        if not rules.straights
-        else _line(
-            N_(
-                "Sets and straights never mix in one trick: a set is followed only by a set of "
-                "the same size, a straight only by a straight of the same length."
-            )
-        ),
-        _line(N_("To beat a set, play a higher rank or the same rank."))
-        if rules.equal_plays
-        else _line(N_("To beat a set, play a higher rank: the same rank is not enough.")),
-    ]
-    may += _part_lines(rules, MAY)  # what beats a straight (R41), sets of five (R43)
-    if rules.straights:
-        may.append(
-            _line(
-                N_(
-                    "Ranks in a straight go from 3 up to 2 without wrapping: K-A-2 is the highest "
-                    "straight of three, and A-2-3 is no straight. A straight has no upper length."
-                )
-            )
-        )
+    may = [_line(N_("On lead you must play: you may not pass. Otherwise you may always pass."))]
+    may += _part_lines(rules, FOLLOW)  # sets, and straights where they are played (R9)
+    may += _part_lines(rules, BEAT)  # higher, or also equal (R10)
+    may += _part_lines(rules, MAY)  # the straights' ranks, what beats one (R41), sets of five
     if rules.jokers:
         may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
         may += _part_lines(rules, LONE_JOKER)  # what covers jokers alone (R5, R10, R33)
-        if rules.straights:
-            may.append(
-                _line(
-                    N_(
-                        "In a straight a joker may fill any place; you say which rank it stands "
-                        "for. A straight holds at least one card that is not a joker, and that "
-                        "card's suit is the straight's suit."
-                    )
-                )
-            )
+        may += _part_lines(rules, JOKERS)  # a joker in a straight (R6)
     return may
 
 
@@ -219,13 +190,8 @@ def _clearing(rules: Rules) -> list[Line]:
                 )
             )
         )
-    ruleset = ruleset_for(rules)
-    clearing += _part_lines(rules, CLEARING, ruleset.parts)
-    if rules.straights and not any(part.clearing_ranks for part in ruleset.parts):
-        clearing.append(
-            _line(N_("A straight never clears the pile, not even one that ends in a 2."))
-        )
-    return clearing
+    # the eight stop (R14), the spade three (R33); that no straight clears, where none does
+    return clearing + _part_lines(rules, CLEARING, ruleset_for(rules).parts)
 
 
 def _revolution(rules: Rules) -> list[Line]:
@@ -281,16 +247,7 @@ def _revolution(rules: Rules) -> list[Line]:
         _line(N_("Every round starts in the normal order.")),
         _line(N_("Everyone sees whether a revolution is in force.")),
     ]
-    if rules.straights and not ruleset_for(rules).straights_reverse:
-        lines.append(
-            _line(
-                N_(
-                    "Straights never start a revolution, whatever their length: four cards of a "
-                    "straight are no set of four."
-                )
-            )
-        )
-    return lines + _part_lines(rules, REVOLUTION)
+    return lines + _part_lines(rules, REVOLUTION)  # straights (R18, R42), their cover (R41)
 
 
 def _lead(rules: Rules) -> list[Line]:

@@ -18,14 +18,30 @@ from ..plays import PlayInfo
 from ..refusals import Refusal
 from ..reports import FLAG, SUITS, Report
 from ..specs import BOOL, CHOICE, INT, SWITCH, OptionSpec
-from ..words import CLEARING, LEAD, LONE_JOKER, MAY, N_, NP_, REVOLUTION, SheetLine, Words
+from ..words import (
+    BEAT,
+    CLEARING,
+    FOLLOW,
+    JOKERS,
+    LEAD,
+    LONE_JOKER,
+    MAY,
+    N_,
+    NP_,
+    REVOLUTION,
+    SheetLine,
+    Words,
+)
 
 __all__ = [
+    "BEAT",
     "BOOL",
     "CHOICE",
     "CLEARING",
     "FLAG",
+    "FOLLOW",
     "INT",
+    "JOKERS",
     "LEAD",
     "LONE_JOKER",
     "MAY",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
-from .base import BOOL, N_, OptionSpec, Part, Words
+from .base import BEAT, BOOL, N_, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -35,6 +35,16 @@ class EqualPlays(Part):
     words = Words(
         label=N_("Equal plays"),
         help=N_("A play may equal the one it covers, not only beat it."),
+        sheet=(
+            SheetLine(
+                N_("To beat a set, play a higher rank or the same rank."), "equal_plays", BEAT
+            ),
+            SheetLine(
+                N_("To beat a set, play a higher rank: the same rank is not enough."),
+                "!equal_plays",
+                BEAT,
+            ),
+        ),
     )
 
     forbids_ties = True

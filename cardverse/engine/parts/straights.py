@@ -13,7 +13,19 @@ from ..cards import NATURAL_MASK, card_name, cards_of
 from ..movegen import straight_plays
 from ..plays import CARDS_MASK, STRAIGHT, PlayInfo
 from ..refusals import Refusal, refuse
-from .base import BOOL, N_, OptionSpec, Part, Words
+from .base import (
+    BOOL,
+    CLEARING,
+    FOLLOW,
+    JOKERS,
+    MAY,
+    N_,
+    REVOLUTION,
+    OptionSpec,
+    Part,
+    SheetLine,
+    Words,
+)
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -32,6 +44,49 @@ class Straights(Part):
     words = Words(
         label=N_("Straights"),
         help=N_("Three or more cards of one suit in a row may be played together."),
+        sheet=(
+            SheetLine(
+                N_("A set is followed only by a set of the same size."), "!straights", FOLLOW
+            ),
+            SheetLine(
+                N_(
+                    "Sets and straights never mix in one trick: a set is followed only by a set "
+                    "of the same size, a straight only by a straight of the same length."
+                ),
+                "straights",
+                FOLLOW,
+            ),
+            SheetLine(
+                N_(
+                    "Ranks in a straight go from 3 up to 2 without wrapping: K-A-2 is the highest "
+                    "straight of three, and A-2-3 is no straight. A straight has no upper length."
+                ),
+                "straights",
+                MAY,
+            ),
+            SheetLine(
+                N_(
+                    "In a straight a joker may fill any place; you say which rank it stands "
+                    "for. A straight holds at least one card that is not a joker, and that "
+                    "card's suit is the straight's suit."
+                ),
+                "straights&jokers",
+                JOKERS,
+            ),
+            SheetLine(
+                N_("A straight never clears the pile, not even one that ends in a 2."),
+                "straights&!@eights_clear",
+                CLEARING,
+            ),
+            SheetLine(
+                N_(
+                    "Straights never start a revolution, whatever their length: four cards of a "
+                    "straight are no set of four."
+                ),
+                "revolution&straights&!@straights_reverse",
+                REVOLUTION,
+            ),
+        ),
     )
     fast_playouts = False  # suits matter
     plays_straights = True
