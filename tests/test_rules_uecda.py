@@ -342,6 +342,8 @@ def test_R46_every_round_is_led_by_the_holder_of_the_card_after_the_exchange(
     rules = Rules.make("uecda", players=5, lead_every_round=every_round, rounds=2)
     game = _after_round_one(rules)
     president, scum = game.places[-1][0], game.places[-1][-1]
+    # between rounds the next leader is known only without R46 (R24's previous Scum)
+    assert game.turn == (None if every_round else scum)
     deal = list(Game(rules, seed=11).deals[0])
     game.start_next_round(deal)
     # The President gives back the 3♦ if it holds it, so the card may change hands.

@@ -175,13 +175,17 @@ class Game:
 
     @property
     def turn(self) -> int | None:
-        """Who acts next: the player on turn, the next giver, or the next round's leader."""
+        """Who acts next: the player on turn, the next giver, or the next round's leader (R24's
+        previous Scum; None where a part names the leader only once the cards are dealt and
+        exchanged, R46)."""
         if self.phase is _PLAY:
             assert self.round is not None
             return self.round.turn
         if self.phase is _EXCHANGE:
             return self.pending[0].receiver
         if self.phase is _ROUND_OVER:
+            if ruleset_for(self.rules).round_leaders:
+                return None  # whoever holds the card after the next deal and exchange
             return self.places[-1][-1] if self.places else self.leader
         return None
 
