@@ -18,11 +18,13 @@ HOUSE: str = "house"
 CLEARING: str = "clearing"
 #: the section on what a player may play (R5–R10)
 MAY: str = "may"
-#: the section on the revolution (R15–R18)
+#: how a revolution starts (R15), said before the reversed order it makes
+REVOLUTION_STARTS: str = "revolution_starts"
+#: the section on the revolution (R15–R18), after the reversed order
 REVOLUTION: str = "revolution"
 #: the section on who leads (R24)
 LEAD: str = "lead"
-#: what covers a set made only of jokers (R5, R10), said where the jokers are
+#: a joker in a set, and what covers jokers alone (R5, R10, R33), said where the jokers are
 LONE_JOKER: str = "lone_joker"
 #: what may follow a play (R9), said first among what a player may play
 FOLLOW: str = "follow"
@@ -131,6 +133,7 @@ __all__ = [
     "NP_",
     "N_",
     "REVOLUTION",
+    "REVOLUTION_STARTS",
     "SheetLine",
     "Words",
 ]

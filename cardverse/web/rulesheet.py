@@ -22,7 +22,18 @@ from ..engine.options import (
 from ..engine.parts import PARTS, Part
 from ..engine.ruleset import ruleset_for
 from ..engine.scoring import title_for_place
-from ..engine.words import BEAT, CLEARING, FOLLOW, HOUSE, JOKERS, LEAD, LONE_JOKER, MAY, REVOLUTION
+from ..engine.words import (
+    BEAT,
+    CLEARING,
+    FOLLOW,
+    HOUSE,
+    JOKERS,
+    LEAD,
+    LONE_JOKER,
+    MAY,
+    REVOLUTION,
+    REVOLUTION_STARTS,
+)
 from .i18n import N_, NC_, NP_
 from .messages import (
     BOT_LEVEL_TEXTS,
@@ -167,10 +178,8 @@ def _may(rules: Rules) -> list[Line]:
     may += _part_lines(rules, FOLLOW)  # sets, and straights where they are played (R9)
     may += _part_lines(rules, BEAT)  # higher, or also equal (R10)
     may += _part_lines(rules, MAY)  # the straights' ranks, what beats one (R41), sets of five
-    if rules.jokers:
-        may.append(_line(N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s.")))
-        may += _part_lines(rules, LONE_JOKER)  # what covers jokers alone (R5, R10, R33)
-        may += _part_lines(rules, JOKERS)  # a joker in a straight (R6)
+    may += _part_lines(rules, LONE_JOKER)  # a joker in a set, jokers alone (R5, R10, R33)
+    may += _part_lines(rules, JOKERS)  # a joker in a straight (R6)
     return may
 
 
@@ -179,75 +188,26 @@ def _clearing(rules: Rules) -> list[Line]:
     clearing = [
         _line(N_("A set of 2s clears the pile at once, and the same player leads the next trick.")),
     ]
-    if rules.revolution:
-        clearing.append(_line(N_("During a revolution a set of 3s clears the pile instead.")))
-    if rules.jokers:
-        clearing.append(
-            _line(
-                N_(
-                    "A set counts by its cards that are not jokers: a 2 with a joker is a set of "
-                    "2s and clears the pile, but a set made only of jokers never clears it."
-                )
-            )
-        )
-    # the eight stop (R14), the spade three (R33); that no straight clears, where none does
+    # the 3s in a revolution, that no straight clears where none does, the jokers' count, the
+    # eight stop (R14), the spade three (R33)
     return clearing + _part_lines(rules, CLEARING, ruleset_for(rules).parts)
 
 
 def _revolution(rules: Rules) -> list[Line]:
-    """R15–R19 (revolution option only)."""
+    """R15–R19 (revolution option only): how one starts, the reversed order, then the rest."""
     if not rules.revolution:
         return []
-    lines = [
-        _line(
-            N_(
-                "Every set of four starts a revolution: at once the order is reversed, the 2 "
-                "is the lowest and the 3 the highest. The next set of four turns it back."
-            )
-        ),
-        Line(
-            N_("During a revolution, from the lowest to the highest, the ranks are: %(ranks)s."),
-            ranks={"ranks": [code[:-1] for code in REVERSED_ORDER]},
-            cards=REVERSED_ORDER,
-        ),
+    reversed_order = Line(
+        N_("During a revolution, from the lowest to the highest, the ranks are: %(ranks)s."),
+        ranks={"ranks": [code[:-1] for code in REVERSED_ORDER]},
+        cards=REVERSED_ORDER,
+    )
+    # the revolution's lines, then the straights' (R18, R42) and their cover's (R41)
+    return [
+        *_part_lines(rules, REVOLUTION_STARTS),
+        reversed_order,
+        *_part_lines(rules, REVOLUTION),
     ]
-    if rules.jokers:
-        lines.append(
-            _line(
-                N_(
-                    "A set of four made with a joker, such as 7-7-7-joker, starts a revolution "
-                    "too. A set made only of jokers stays the highest set of its size during a "
-                    "revolution."
-                )
-            )
-        )
-    lines += [
-        _line(
-            N_(
-                "A set of four does not end the trick. It is judged by the order in force "
-                "before it: you may lead it, or play it on a set of four that it beats or "
-                "equals. The next play is judged by the new order."
-            )
-        )
-        if rules.equal_plays
-        else _line(
-            N_(
-                "A set of four does not end the trick. It is judged by the order in force "
-                "before it: you may lead it, or play it on a set of four that it beats. The "
-                "next play is judged by the new order."
-            )
-        ),
-        _line(
-            N_(
-                "A set of four that clears the pile, such as four 2s in the normal order, still "
-                "reverses the order: the trick ends, and the next trick is played in the new "
-                "order."
-            )
-        ),
-        _line(N_("Every round starts in the normal order.")),
-        _line(N_("Everyone sees whether a revolution is in force.")),
-    ]
-    return lines + _part_lines(rules, REVOLUTION)  # straights (R18, R42), their cover (R41)
 
 
 def _lead(rules: Rules) -> list[Line]:

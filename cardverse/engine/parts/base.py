@@ -29,6 +29,7 @@ from ..words import (
     N_,
     NP_,
     REVOLUTION,
+    REVOLUTION_STARTS,
     SheetLine,
     Words,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "NP_",
     "N_",
     "REVOLUTION",
+    "REVOLUTION_STARTS",
     "SUITS",
     "SWITCH",
     "OptionSpec",

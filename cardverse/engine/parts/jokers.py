@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..plays import PlayInfo
 from ..refusals import Refusal, refuse
-from .base import INT, N_, OptionSpec, Part, Words
+from .base import CLEARING, INT, LONE_JOKER, N_, OptionSpec, Part, SheetLine, Words
 
 if TYPE_CHECKING:
     from .base import RoundState
@@ -32,6 +32,21 @@ class Jokers(Part):
     words = Words(
         label=N_("Jokers"),
         help=N_("Jokers stand in for any card."),
+        sheet=(
+            SheetLine(
+                N_("A joker stands in for any card of a set: 7-7-7-joker is four 7s."),
+                "jokers",
+                LONE_JOKER,
+            ),
+            SheetLine(
+                N_(
+                    "A set counts by its cards that are not jokers: a 2 with a joker is a set of "
+                    "2s and clears the pile, but a set made only of jokers never clears it."
+                ),
+                "jokers",
+                CLEARING,
+            ),
+        ),
     )
 
     def active(self, options: Mapping[str, Any]) -> bool:
@@ -53,4 +68,4 @@ class Jokers(Part):
         )
 
 
-PART = Jokers()
+PART: Jokers = Jokers()
