@@ -151,6 +151,8 @@ class Ruleset:
             "@lock": any(report.kind == SUITS for report in self.reports),
             "@joker_covered": bool(self.coverers),
             "@straights_reverse": self.straights_reverse,
+            "@later_leader_named": bool(self.round_leaders),
+            "@two_pairs": len(self.exchange_pairs(list(range(self.rules.players)))) > 1,
         }
 
     def names(self) -> list[str]:

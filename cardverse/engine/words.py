@@ -24,6 +24,8 @@ REVOLUTION_STARTS: str = "revolution_starts"
 REVOLUTION: str = "revolution"
 #: the section on who leads (R24)
 LEAD: str = "lead"
+#: the section on the card exchange between rounds (R25)
+EXCHANGE: str = "exchange"
 #: a joker in a set, and what covers jokers alone (R5, R10, R33), said where the jokers are
 LONE_JOKER: str = "lone_joker"
 #: what may follow a play (R9), said first among what a player may play
@@ -80,6 +82,8 @@ FACTS: tuple[str, ...] = (
     "@lock",  # a trick may be locked to suits (R31)
     "@joker_covered",  # a lone joker can be covered by a natural card (R33)
     "@straights_reverse",  # some straights start a revolution (R42; R18 says none do)
+    "@later_leader_named",  # a part names who leads the rounds after the first (R46)
+    "@two_pairs",  # the exchange has a second pair, the Vice-Scum and the Vice-President (R25)
 )
 
 
@@ -123,6 +127,7 @@ class Words:
 __all__ = [
     "BEAT",
     "CLEARING",
+    "EXCHANGE",
     "FACTS",
     "FOLLOW",
     "HOUSE",

@@ -12,11 +12,8 @@ from typing import Any
 
 from .. import __version__
 from ..engine.options import (
-    FIRST_SEAT,
     OPTION_NAMES,
     PRESETS,
-    THREE_OF_CLUBS_LEADS,
-    THREE_OF_DIAMONDS_LEADS,
     Rules,
 )
 from ..engine.parts import PARTS, Part
@@ -25,6 +22,7 @@ from ..engine.scoring import title_for_place
 from ..engine.words import (
     BEAT,
     CLEARING,
+    EXCHANGE,
     FOLLOW,
     HOUSE,
     JOKERS,
@@ -211,73 +209,13 @@ def _revolution(rules: Rules) -> list[Line]:
 
 
 def _lead(rules: Rules) -> list[Line]:
-    """R24: who leads each round."""
-    first = {
-        FIRST_SEAT: N_("The player in the first seat leads the first round, with any play."),
-        THREE_OF_CLUBS_LEADS: N_(
-            "The holder of the 3 of clubs leads the first round, with any play."
-        ),
-        THREE_OF_DIAMONDS_LEADS: N_(
-            "The holder of the 3 of diamonds leads the first round, with any play."
-        ),
-    }
-    lead = [_line(first[rules.first_lead])]
-    if rules.rounds > 1:
-        if not ruleset_for(rules).round_leaders:
-            lead.append(_line(N_("Every later round is led by the Scum of the round before.")))
-        lead += _part_lines(rules, LEAD)  # R46
-    return lead
+    """R24: who leads the first round and the later ones (R46), as the parts say."""
+    return _part_lines(rules, LEAD)
 
 
 def _exchange(rules: Rules) -> list[Line]:
-    """R25 (and R19: the exchange uses the normal order)."""
-    if not rules.exchange:
-        return [_line(N_("No cards are exchanged between rounds."))]
-    if rules.rounds == 1:
-        return [_line(N_("A game of one round has no card exchange."))]
-    lines = [
-        _line(
-            N_(
-                "In every round after the first, once the cards are dealt and before the first "
-                "play, the Scum gives the President their two highest cards, and the President "
-                "gives back any two cards."
-            )
-        )
-    ]
-    if rules.players >= 4:
-        lines += [
-            _line(
-                N_(
-                    "The Vice-Scum gives the Vice-President their highest card and gets back "
-                    "any one card."
-                )
-            ),
-            _line(
-                N_(
-                    "The highest cards are given automatically; the President and the "
-                    "Vice-President choose the cards they give back."
-                )
-            ),
-        ]
-    else:
-        lines.append(
-            _line(
-                N_(
-                    "The highest cards are given automatically; the President chooses the cards "
-                    "they give back."
-                )
-            )
-        )
-    if rules.jokers:
-        lines.append(_line(N_("Jokers count as the highest cards.")))
-    if rules.revolution:
-        lines.append(
-            _line(N_("The exchange always uses the normal order, even after a revolution."))
-        )
-    lines.append(
-        _line(N_("Only the two players of each pair see the cards that pass between them."))
-    )
-    return lines
+    """R25 (and R19: the exchange uses the normal order), as the exchange part says."""
+    return _part_lines(rules, EXCHANGE)
 
 
 def _house_rules(rules: Rules) -> list[Line]:

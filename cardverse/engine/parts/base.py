@@ -21,6 +21,7 @@ from ..specs import BOOL, CHOICE, INT, SWITCH, OptionSpec
 from ..words import (
     BEAT,
     CLEARING,
+    EXCHANGE,
     FOLLOW,
     JOKERS,
     LEAD,
@@ -39,6 +40,7 @@ __all__ = [
     "BOOL",
     "CHOICE",
     "CLEARING",
+    "EXCHANGE",
     "FLAG",
     "FOLLOW",
     "INT",

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import NATURAL_MASK, THREE_OF_CLUBS, THREE_OF_DIAMONDS, cards_of
-from .base import CHOICE, N_, OptionSpec, Part, Words
+from .base import CHOICE, LEAD, N_, OptionSpec, Part, SheetLine, Words
 
 FIRST_SEAT = "first_seat"
 THREE_OF_CLUBS_LEADS = "three_of_clubs"
@@ -34,6 +34,28 @@ class FirstLead(Part):
     words = Words(
         label=N_("First lead"),
         help=N_("Who plays first in the first round."),
+        sheet=(
+            SheetLine(
+                N_("The player in the first seat leads the first round, with any play."),
+                f"first_lead={FIRST_SEAT}",
+                LEAD,
+            ),
+            SheetLine(
+                N_("The holder of the 3 of clubs leads the first round, with any play."),
+                f"first_lead={THREE_OF_CLUBS_LEADS}",
+                LEAD,
+            ),
+            SheetLine(
+                N_("The holder of the 3 of diamonds leads the first round, with any play."),
+                f"first_lead={THREE_OF_DIAMONDS_LEADS}",
+                LEAD,
+            ),
+            SheetLine(
+                N_("Every later round is led by the Scum of the round before."),
+                "!rounds=1&!@later_leader_named",
+                LEAD,
+            ),
+        ),
     )
 
     def active(self, options: Mapping[str, Any]) -> bool:

@@ -32,12 +32,12 @@ class LeadEveryRound(Part):
                     "Every round is led like the first: by whoever holds that card once the card "
                     "exchange is over."
                 ),
-                "lead_every_round&!first_lead=first_seat",
+                "lead_every_round&!first_lead=first_seat&!rounds=1",
                 LEAD,
             ),
             SheetLine(
                 N_("Every round is led by the player in the first seat."),
-                "lead_every_round&first_lead=first_seat",
+                "lead_every_round&first_lead=first_seat&!rounds=1",
                 LEAD,
             ),
         ),
