@@ -13,13 +13,18 @@ from pathlib import Path
 import pytest
 
 from cardverse.cli import main
+from cardverse.engine import mask_names
 from cardverse.uecda.check import (
+    RANKS,
     CheckReport,
     LogError,
+    LoggedGame,
     ReferenceTrick,
+    Submission,
     check_file,
     check_log,
     infer_exchange,
+    read_fujigokoro,
     read_log,
 )
 from cardverse.uecda.tables import empty_table
@@ -147,3 +152,74 @@ def test_cli_malformed_log_exits_2_with_the_line(
 def test_cli_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, str(tmp_path / "none.log"))
     assert code == 2 and "cannot read" in err
+
+
+def fujigokoro_text(game: LoggedGame) -> str:
+    """A game of a tndhms log written in FujiGokoro's format (docs/uecda.md section 6)."""
+    suits, ranks = "shdc", "x3456789tjqka2x"
+
+    def card(mask: int) -> list[str]:
+        names = []
+        for name in mask_names(mask):
+            rank = "T" if name[:-1] == "10" else name[:-1]
+            names.append("jo" if name == "RJ" else name[-1].lower() + ranks[RANKS.index(rank) + 1])
+        return names
+
+    def move(submission: Submission) -> str:
+        table = submission.table
+        cells = [(r, c, table[r][c]) for r in range(5) for c in range(15) if table[r][c]]
+        if not cells:
+            return "p[1]"
+        if len(cells) == 1 and cells[0][2] == 2:
+            return "jk[1]"
+        rows = sorted({r for r, _, _ in cells}, key=lambda r: "cdhs".index(suits[r]))
+        columns = sorted({c for _, c, _ in cells})
+        joker = next(((r, c) for r, c, v in cells if v == 2), None)
+        if len(columns) == 1:
+            naturals = [r for r in rows if joker is None or r != joker[0]]
+            text = "".join(suits[r] for r in naturals) + "-" + ranks[columns[0]]
+            return text + (f"({suits[joker[0]]})" if joker else "") + "[1]"
+        text = suits[rows[0]] + "-" + "".join(ranks[c] for c in columns)
+        return text + (f"({ranks[joker[1]]})" if joker else "") + "[1]"
+
+    seat_of = [game.seats.index(player) for player in range(5)]
+    earned = [game.result.index(player) for player in range(5)]
+    hands = " ".join("{ " + " ".join(card(hand)) + " }" for hand in game.dealt)
+    return "\n".join(
+        [
+            "player a b c d e",
+            "/* ",
+            f"game {game.number} ",
+            "score ",
+            "class 0 1 2 3 4 ",
+            "seat " + " ".join(map(str, seat_of)) + " ",
+            f"dealt {hands} ",
+            "changed { } { } { } { } { } ",
+            f"original {hands} ",
+            "play " + " ".join(move(s) for s in game.submissions) + " ",
+            "result " + " ".join(map(str, earned)) + " ",
+            "*/ ",
+        ]
+    )
+
+
+def test_fujigokoro_format_reads_the_same_game_as_the_tndhms_log() -> None:
+    """The same game in both formats gives the same comparison (no player named in FujiGokoro's:
+    the model's seat on turn acts, and the places check the model)."""
+    _, games = read_log((DATA / "session.log").read_text(), "session")
+    game = games[0]  # no exchange: the hands as dealt are the hands at the start
+    text = fujigokoro_text(game)
+    (parsed,) = read_fujigokoro(text, "fuji")
+    assert parsed.seats == game.seats and parsed.result == game.result
+    assert [s.table for s in parsed.submissions] == [s.table for s in game.submissions]
+    fuji = check_log(text, "fuji")
+    assert fuji.unexplained == [] and fuji.games_cut == []
+    assert fuji.submissions == len(game.submissions)
+
+
+def test_fujigokoro_malformed_move_names_the_line() -> None:
+    _, games = read_log((DATA / "session.log").read_text(), "session")
+    text = fujigokoro_text(games[0]).replace("p[1]", "q[1]", 1)
+    with pytest.raises(LogError) as error:
+        read_fujigokoro(text, "fuji")
+    assert error.value.line == 10

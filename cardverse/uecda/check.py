@@ -77,7 +77,7 @@ class LogError(ValueError):
 
 @dataclass
 class Submission:
-    player: int
+    player: int | None  # None where the log does not say (FujiGokoro's): the seat on turn
     table: Table  # rows 0-4 as the program sent them
     text: str  # as logged
 
@@ -91,6 +91,7 @@ class LoggedGame:
     dealt: list[int]  # by player, before the exchange
     submissions: list[Submission]
     result: list[int]  # players, first to last
+    after: list[int] | None = None  # by player, after the exchange, where the log gives them
 
 
 def _digits(value: str, where: tuple[str, int], what: str, permutation: bool = True) -> list[int]:
@@ -203,6 +204,126 @@ def _game(number: int, first: int, entries: dict[str, tuple[int, str]], path: st
     submissions = [_submission(entry, at("play")) for entry in entries["play"][1].split()]
     result = _digits(entries["result"][1], at("result"), "result")
     return LoggedGame(number, first, classes, seats, dealt, submissions, result)
+
+
+# -- FujiGokoro's match server's log (blaux5.dat; docs/uecda.md section 6) ------------------------
+
+FUJI_SUITS = "shdc"  # rows 0-3
+FUJI_RANKS = "3456789tjqka2"  # columns 1-13
+FUJI_KEYS = ("game", "score", "class", "seat", "dealt", "changed", "original", "play", "result")
+
+
+def _fuji_card(text: str, where: tuple[str, int]) -> int:
+    if text == "jo":
+        return parse_card("RJ")
+    if len(text) != 2 or text[0] not in FUJI_SUITS or text[1] not in FUJI_RANKS:
+        raise LogError(*where, f"{text!r} is no card")
+    rank = RANKS[FUJI_RANKS.index(text[1])]
+    return parse_card(("10" if rank == "T" else rank) + SUIT_ROWS[FUJI_SUITS.index(text[0])])
+
+
+def _fuji_hands(value: str, where: tuple[str, int]) -> list[int]:
+    groups = re.findall(r"\{([^{}]*)\}", value)
+    if len(groups) != PLAYERS:
+        raise LogError(*where, f"{len(groups)} groups {{ … }}, not 5")
+    hands = []
+    for group in groups:
+        mask = 0
+        for card in group.split():
+            mask |= 1 << _fuji_card(card, where)
+        hands.append(mask)
+    return hands
+
+
+def _fuji_move(text: str, where: tuple[str, int]) -> Submission:
+    move = re.sub(r"\[\d+\]$", "", text)
+    table = empty_table()
+    if move == "p":
+        return Submission(None, table, text)
+    if move == "jk":
+        table[0][1] = 2
+        return Submission(None, table, text)
+    match = re.fullmatch(r"([cdhs]+)-([3-9tjqka2]+)(?:\(([cdhs3-9tjqka2])\))?", move)
+    if match is None:
+        raise LogError(*where, f"{text!r} is no move")
+    suits, ranks, joker = match.groups()
+    rows = [FUJI_SUITS.index(suit) for suit in suits]
+    columns = [FUJI_RANKS.index(rank) + 1 for rank in ranks]
+    if len(columns) == 1:  # a set; the joker takes the suit in parentheses
+        for row in rows:
+            table[row][columns[0]] = 1
+        if joker is not None:
+            if joker not in FUJI_SUITS:
+                raise LogError(*where, f"{text!r}: a set's joker names a suit")
+            table[FUJI_SUITS.index(joker)][columns[0]] = 2
+        return Submission(None, table, text)
+    if len(rows) != 1:
+        raise LogError(*where, f"{text!r}: a straight is of one suit")
+    for column in columns:
+        table[rows[0]][column] = 1
+    if joker is not None:
+        if joker not in FUJI_RANKS or FUJI_RANKS.index(joker) + 1 not in columns:
+            raise LogError(*where, f"{text!r}: a straight's joker names one of its ranks")
+        table[rows[0]][FUJI_RANKS.index(joker) + 1] = 2
+    return Submission(None, table, text)
+
+
+def read_fujigokoro(text: str, path: str = "log") -> list[LoggedGame]:
+    """The games of a log of FujiGokoro's match server (blaux5.dat's format, docs/uecda.md)."""
+    games: list[LoggedGame] = []
+    entries: dict[str, tuple[int, str]] | None = None
+    first = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or (number == 1 and line.startswith("player ")):
+            continue
+        if line == "/*":
+            if entries is not None:
+                raise LogError(path, number, "a game opened inside a game")
+            entries, first = {}, number
+            continue
+        if entries is None:
+            raise LogError(path, number, "a line outside /* … */")
+        if line == "*/":
+            missing = [key for key in FUJI_KEYS if key not in entries and key != "score"]
+            if missing:
+                raise LogError(path, number, "game without " + ", ".join(missing))
+            games.append(_fuji_game(entries, first, path))
+            entries = None
+            continue
+        key, _, value = line.partition(" ")
+        if key not in FUJI_KEYS:
+            raise LogError(path, number, f"unknown key {key!r}")
+        entries[key] = (number, value)
+    if entries is not None:
+        raise LogError(path, first, "a game not closed by */")
+    return games
+
+
+def _fuji_game(entries: dict[str, tuple[int, str]], first: int, path: str) -> LoggedGame:
+    def at(key: str) -> tuple[str, int]:
+        return path, entries[key][0]
+
+    def five(key: str) -> list[int]:
+        values = entries[key][1].split()
+        if sorted(values) != ["0", "1", "2", "3", "4"]:
+            raise LogError(*at(key), f"{key} is the numbers 0-4, each once")
+        return [int(v) for v in values]
+
+    if not entries["game"][1].strip().isdigit():
+        raise LogError(*at("game"), "the game's number")
+    seat_of_player = five("seat")
+    seats = [seat_of_player.index(seat) for seat in range(PLAYERS)]
+    earned = five("result")
+    result = sorted(range(PLAYERS), key=lambda player: earned[player])
+    dealt = _fuji_hands(entries["dealt"][1], at("dealt"))
+    after = _fuji_hands(entries["original"][1], at("original"))
+    if sum(hand.bit_count() for hand in after) != 53:
+        raise LogError(*at("original"), "the hands do not hold 53 cards")
+    moves = [_fuji_move(m, at("play")) for m in entries["play"][1].split()]
+    return LoggedGame(
+        int(entries["game"][1]), first, five("class"), seats, dealt, moves, result, after
+    )
 
 
 # -- the reference's referee, modelled -------------------------------------------------------------
@@ -528,7 +649,10 @@ class GameCheck:
         self.rules = rules
         self.report = report
         self.seat_of = {player: seat for seat, player in enumerate(game.seats)}
-        by_player, hidden = infer_exchange(game)
+        if game.after is not None:
+            by_player, hidden = list(game.after), 0
+        else:
+            by_player, hidden = infer_exchange(game)
         report.exchange_inferred += hidden
         hands = [by_player[player] for player in game.seats]
         three_diamonds = 1 << parse_card("3D")
@@ -567,6 +691,8 @@ class GameCheck:
         game = self.game
         for self.step, submission in enumerate(game.submissions):
             model = self.model
+            if submission.player is None:
+                submission.player = game.seats[model.actor]
             seat = self.seat_of[submission.player]
             if seat != model.actor:
                 self.note(
@@ -767,8 +893,12 @@ def clears_by_rank(play: RefPlay, revolution_after: bool) -> bool:
 
 
 def check_log(text: str, path: str = "log") -> CheckReport:
-    """Compare every game of a tndhms log with our ``uecda`` referee."""
-    _, games = read_log(text, path)
+    """Compare every game of a tndhms log (or of FujiGokoro's match server, whose first line is
+    ``player …``) with our ``uecda`` referee."""
+    if text.startswith("player "):
+        games = read_fujigokoro(text, path)
+    else:
+        _, games = read_log(text, path)
     rules = Rules.make("uecda", players=PLAYERS, rounds=1)
     report = CheckReport(path)
     for game in games:
