@@ -611,12 +611,13 @@ def infer_exchange(game: LoggedGame) -> tuple[list[int], int]:
     hands = list(game.dealt)
     if game.classes is None:
         return hands, 0
-    by_class = sorted(range(PLAYERS), key=lambda player: game.classes[player])  # type: ignore[index]
+    classes = game.classes
+    by_class = sorted(range(PLAYERS), key=lambda player: classes[player])
     president, vice, _, vice_scum, scum = by_class
     submitted = [0] * PLAYERS
     for submission in game.submissions:
         analysed = analyse(submission.table)
-        if isinstance(analysed, RefPlay):
+        if isinstance(analysed, RefPlay) and submission.player is not None:
             submitted[submission.player] |= analysed.cards
     for giver, receiver, count in ((scum, president, 2), (vice_scum, vice, 1)):
         gift = highest_cards(hands[giver], count)
