@@ -392,7 +392,7 @@ def analyse(table: Table) -> RefPlay | str | None:
     return "neither a set nor a straight"
 
 
-def is_spade_three(play: RefPlay) -> bool:
+def is_three_of_spades(play: RefPlay) -> bool:
     return play.kind == "set" and play.cells == ((0, 1, 1),)
 
 
@@ -434,7 +434,7 @@ class ReferenceTrick:
         if top is None:
             return ""
         if top.kind == "joker":
-            return "" if is_spade_three(play) else "only the 3♠ covers the lone joker"
+            return "" if is_three_of_spades(play) else "only the 3♠ covers the lone joker"
         if play.kind == "joker":
             return "" if top.kind == "set" and top.size == 1 else "the lone joker covers one card"
         if play.kind != top.kind or play.size != top.size:
