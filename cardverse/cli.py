@@ -128,7 +128,7 @@ LAYER_COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "uecda": (
         "cardverse.uecda.cli",
-        "the UECda tournament protocol: serve a match to five programs",
+        "the UECda tournament protocol: serve a match to five programs, check a tndhms log",
     ),
     "serve": (
         "cardverse.application",

@@ -1,13 +1,15 @@
-"""``cardverse uecda``: the UECda bridge's sub-commands (docs/uecda.md, section 8). Today one:
-``serve``, a UECda-protocol server that plays a match under the ``uecda`` preset."""
+"""``cardverse uecda``: the UECda bridge's sub-commands (docs/uecda.md, sections 8 and 9):
+``serve``, a UECda-protocol server that plays a match under the ``uecda`` preset, and ``check``,
+the reference server's recorded games replayed through our ``uecda`` referee."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..cli import EXIT_MALFORMED, EXIT_OK, register_command
+from ..cli import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK, register_command
 
 LEVELS = ("easy", "normal")
 
@@ -86,11 +88,29 @@ def cmd_uecda_serve(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: T
     return EXIT_OK
 
 
+def cmd_uecda_check(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    from .check import LogError, check_file
+
+    try:
+        report = check_file(Path(args.log))
+    except OSError as error:
+        print(f"cardverse uecda check: cannot read {args.log}: {error.strerror}", file=err)
+        return EXIT_MALFORMED
+    except LogError as error:
+        print(f"cardverse uecda check: malformed log: {error}", file=err)
+        return EXIT_MALFORMED
+    if args.json:
+        out.write(json.dumps(report.to_json(), indent=1) + "\n")
+    else:
+        out.write(report.summary(args.show) + "\n")
+    return EXIT_ILLEGAL if report.unexplained else EXIT_OK
+
+
 def add_uecda_parser(subparsers: Any) -> None:
     """Add ``uecda`` (and its ``serve``) to the command line's sub-commands."""
     parser = subparsers.add_parser(
         "uecda",
-        help="the UECda tournament protocol: serve a match to five programs",
+        help="the UECda tournament protocol: serve a match to five programs, check a tndhms log",
         description="The UECda computer Dai Fugō tournament's protocol (docs/uecda.md).",
     )
     sub = parser.add_subparsers(
@@ -147,6 +167,28 @@ def add_uecda_parser(subparsers: Any) -> None:
         help="the computer player that replaces a lost program (normal)",
     )
     serve.set_defaults(handler=cmd_uecda_serve)
+    check = sub.add_parser(
+        "check",
+        help="replay a tndhms log through our uecda referee and classify every disagreement",
+        description=(
+            "Read a log of the UECda reference server tndhms, rebuild each game's deal and "
+            "exchange, and judge every logged submission with CardVerse's uecda referee at the "
+            "reference's position. Disagreements are counted in the categories of "
+            "docs/uecda.md section 7 (lead_pass, own_cover, rank_clear, joker_beyond_end, "
+            "twenty_passes) or as unexplained. Exit status 0 when none is unexplained, 1 "
+            "otherwise, 2 on a malformed log. docs/uecda.md, section 9."
+        ),
+    )
+    check.add_argument("log", help="a tndhms log (logs/<start time>.log)")
+    check.add_argument("--json", action="store_true", help="the full report as JSON")
+    check.add_argument(
+        "--show",
+        type=_positive_int,
+        default=5,
+        metavar="N",
+        help="unexplained cases shown in detail in the summary (5)",
+    )
+    check.set_defaults(handler=cmd_uecda_check)
 
 
 register_command(add_uecda_parser)
