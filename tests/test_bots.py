@@ -710,3 +710,51 @@ def test_baselines_are_arena_players_not_levels() -> None:
         bots = [make_player(BASELINES[s % 2], seed=s, playouts=24) for s in range(rules.players)]
         play_out(game, bots)
         assert game.over
+
+
+def test_R44_a_set_jokers_named_card_is_the_same_choice_to_the_inference() -> None:
+    """With straights on (the uecda preset, where a set's joker must name its card, R44), a
+    joker set is one choice whichever card its joker names: the inference must not count the
+    naming as an action the true hand fails to explain."""
+    from cardverse.engine.cards import cards_of
+    from cardverse.engine.plays import CARDS_MASK, declare_suit, play_info
+
+    rules = Rules.make("uecda")
+
+    def played(seed: int, naming: str, stop: str) -> tuple[Game, int | None]:
+        """Normal bots play up to the first joker set (``stop`` "before") or to the next
+        seat's turn after it ("after"); the set is played as the bot chose it (``naming``
+        "bot") or with the joker naming the set's highest missing card ("other")."""
+        game = Game(rules, seed=seed)
+        bots = [NormalBot(seed=seat) for seat in range(rules.players)]
+        joker_set_by = None
+        while game.turn is not None and game.phase is Phase.PLAY:
+            seat = game.turn
+            if joker_set_by is not None and seat != joker_set_by:
+                break
+            move = bots[seat].choose(player_view(game, seat))
+            natural = move & CARDS_MASK & ~JOKER_MASK
+            if move != PASS and move & JOKER_MASK and natural and not play_info(move).straight:
+                joker_set_by = seat
+                if stop == "before":
+                    break
+                if naming == "other":
+                    free = set(range(4)) - {card & 3 for card in cards_of(natural)}
+                    joker = cards_of(move & JOKER_MASK)[0]
+                    named = declare_suit(move & CARDS_MASK, joker, max(free))
+                    assert named != move and game.check(seat, named) is None
+                    move = named
+            game.apply(move)
+        return game, joker_set_by
+
+    seed = next(s for s in range(40) if played(s, "bot", "before")[1] is not None)
+    before, seat = played(seed, "bot", "before")
+    assert seat is not None
+    viewer = (seat + 1) % rules.players
+    view = player_view(before, viewer)
+    sensible_before = Evidence(view, Knowledge.of(view)).misses(seat, before.hands[seat])[0]
+    for naming in ("bot", "other"):
+        after, _ = played(seed, naming, "after")
+        view = player_view(after, viewer)
+        sensible = Evidence(view, Knowledge.of(view)).misses(seat, after.hands[seat])[0]
+        assert sensible == sensible_before, naming

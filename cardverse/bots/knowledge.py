@@ -548,10 +548,15 @@ def _accumulate(
 
 
 def _same_play(a: int, b: int, style: Style) -> bool:
-    """Plays that differ only by suits count as the same choice when straights are off."""
-    if style.plays_straights or a == PASS or b == PASS:
+    """Plays that differ only by suits count as the same choice when straights are off; the
+    same set with its jokers naming other cards (R44) is the same choice in any case."""
+    if a == PASS or b == PASS:
         return False
     ia, ib = play_info(a), play_info(b)
+    if a & CARDS_MASK == b & CARDS_MASK and not ia.straight and not ib.straight:
+        return True
+    if style.plays_straights:
+        return False
     return (
         ia.rank == ib.rank
         and ia.size == ib.size
