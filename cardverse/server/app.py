@@ -303,7 +303,8 @@ def create_server_app(settings: Settings, pages: Pages | None = None) -> Starlet
         service.locator.start()
         programs = None
         if settings.uecda_port is not None:  # programs at web tables (docs/uecda.md §10)
-            from .programs import PREBOUND, ProgramPort
+            from .programlink import PREBOUND
+            from .programs import ProgramPort
 
             programs = ProgramPort(service, keep_sent=settings.uecda_keep_sent)
             await programs.start(PREBOUND.get(settings.uecda_port))

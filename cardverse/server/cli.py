@@ -210,7 +210,7 @@ def serve(
         where += f", {args.workers} worker processes"
     print(f"cardverse: serving on http://{host}:{port} ({where})", file=out)
     if settings.uecda_port is not None:  # bound here too: port 0 says its port, workers share it
-        from .programs import PREBOUND, bind_port
+        from .programlink import PREBOUND, bind_port
 
         try:
             uecda = bind_port(args.host, settings.uecda_port)

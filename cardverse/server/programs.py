@@ -39,8 +39,7 @@ import struct
 from typing import Any
 
 from ..engine import Action, ActionFormatError
-from ..engine.cards import CardError, parse_card
-from ..tabletalk.invites import read_code
+from ..engine.cards import CardError, mask_names
 from ..uecda.tables import (
     TABLE_BYTES,
     Table,
@@ -48,10 +47,21 @@ from ..uecda.tables import (
     action_from_table,
     empty_table,
     hand_from_table,
-    read_table,
     table_of_action,
-    table_of_hand,
     write_table,
+)
+from .programlink import (
+    DEFAULT_NAME,
+    NOBODY_ON_TURN,
+    ProgramLost,
+    ProgramReader,
+    ProgramSocket,
+    apply_change,
+    bind_port,
+    board_table,
+    hand_table,
+    handshake_text,
+    read_handshake_name,
 )
 from .protocol import ProtocolError
 from .settings import Settings
@@ -59,174 +69,8 @@ from .settings import Settings
 log = logging.getLogger("cardverse.server.programs")
 
 PROTOCOL_VERSION = 20070
-PLAYERS = 5
 ACCEPTED, REFUSED = 9, 8  # step 8
 GAME_GOES_ON, GAME_OVER, MATCH_OVER = 0, 1, 2  # step 10
-NOBODY_ON_TURN = 6  # [5][3] of the game-start table
-NAME_CELLS = 48  # characters of a handshake name read (code, separator and the name)
-SHOWN_NAME = 16  # characters of the name people see
-DEFAULT_NAME = "Program"
-READ_LIMIT = 2 * TABLE_BYTES  # bytes a program may send ahead of what is asked of it
-CLOSE_NORMAL = 1000
-
-
-class ProgramLost(Exception):
-    """The program's connection cannot go on; the message says why (for the log)."""
-
-
-def handshake_text(table: Table) -> str:
-    """The name of a handshake table: one character code a cell from [1][0] on, ended by 0
-    (characters outside printable ASCII read as ``?``)."""
-    chars: list[str] = []
-    for row in table[1:]:
-        for cell in row:
-            if not cell or len(chars) >= NAME_CELLS:
-                return "".join(chars)
-            chars.append(chr(cell) if 32 <= cell < 127 else "?")
-    return "".join(chars)
-
-
-def read_handshake_name(text: str) -> tuple[str | None, str]:
-    """The invite code and the name people see of a handshake's name: ``CODE`` or
-    ``CODE:NAME`` (or ``CODE/NAME``); the name keeps letters, digits, spaces and ``-_.+()``, at
-    most 16 characters (``Program`` when none is left)."""
-    for separator in (":", "/"):
-        if separator in text:
-            code_text, name = text.split(separator, 1)
-            break
-    else:
-        code_text, name = text, ""
-    code = read_code(code_text)
-    kept = "".join(ch for ch in name if ch.isalnum() or ch in " -_.+()").strip()
-    return code, (kept[:SHOWN_NAME].strip() or DEFAULT_NAME)
-
-
-def _mask(names: list[str]) -> int:
-    mask = 0
-    for name in names:
-        mask |= 1 << parse_card(name)
-    return mask
-
-
-def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    """The state a ``change`` makes of the state held (docs/protocol.md, *Changes*)."""
-    view = dict(state["view"])
-    delta = dict(change["view"])
-    if "history" in delta:
-        at = delta.pop("history_at")
-        view["history"] = view["history"][:at] + delta.pop("history")
-    view.update(delta)
-    return {"type": "state", "v": change["v"], "view": view}
-
-
-class ProgramSocket:
-    """What a :class:`~cardverse.server.sockets.WsConnection` and the WebSocket endpoint use of a
-    WebSocket, for a program: frames written to it go to the program's session, and the
-    session's JSON messages are handed on as a socket hands on its frames."""
-
-    watch = False
-
-    def __init__(self, session: ProgramSession, table_id: str, peer: str) -> None:
-        self.session = session
-        self.table_id = table_id
-        self.peer = peer
-        self.gone = False
-        self.conn: Any = None
-        self.on_message: Any = None
-        self._pending: list[str | None] = []
-
-    def send_text(self, text: str) -> None:
-        if not self.gone:
-            self.session.inbox.put_nowait(text)
-
-    def close(self, code: int, reason: str = "") -> None:
-        if not self.gone:
-            self.session.inbox.put_nowait(None)
-
-    def abort(self) -> None:
-        self.close(CLOSE_NORMAL)
-
-    def buffered(self) -> int:
-        return 0
-
-    def hand_to(self, handler: Any) -> None:
-        self.on_message = handler
-        pending, self._pending = self._pending, []
-        for item in pending:
-            handler(item)
-
-    def deliver(self, item: str | None) -> None:
-        """A message from the program's side (None: it is gone)."""
-        if item is None:
-            self.gone = True
-        if self.on_message is None:
-            self._pending.append(item)
-        else:
-            self.on_message(item)
-
-
-class ProgramReader:
-    """The bytes a program sends, read as they come (so a closed connection is seen at once),
-    taken a table or an int at a time within time limits."""
-
-    def __init__(self, reader: asyncio.StreamReader, settings: Settings) -> None:
-        self.reader = reader
-        self.settings = settings
-        self.buffer = bytearray()
-        self.closed: str | None = None
-        self._arrived = asyncio.Event()
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        try:
-            while True:
-                chunk = await self.reader.read(4096)
-                if not chunk:
-                    self.closed = "closed its connection"
-                    break
-                self.buffer += chunk
-                if len(self.buffer) > READ_LIMIT:
-                    self.closed = f"sent more than {READ_LIMIT} bytes ahead of its turn"
-                    break
-                self._arrived.set()
-        except (OSError, asyncio.IncompleteReadError) as error:
-            self.closed = f"connection failed: {error}"
-        self._arrived.set()
-
-    async def table(self, first_timeout: float | None) -> Table:
-        """The next whole table: its first byte within ``first_timeout`` (None: no limit), the
-        rest within the piece time-out."""
-        loop = asyncio.get_running_loop()
-        deadline = None if first_timeout is None else loop.time() + first_timeout
-        started = False
-        while len(self.buffer) < TABLE_BYTES:
-            if self.closed is not None and (
-                self.closed != "closed its connection" or len(self.buffer) < TABLE_BYTES
-            ):
-                got = len(self.buffer)
-                raise ProgramLost(
-                    self.closed + (f" after {got} of {TABLE_BYTES} bytes" if got else "")
-                )
-            if self.buffer and not started:
-                started = True
-                deadline = loop.time() + self.settings.uecda_piece_timeout
-            self._arrived.clear()
-            left = None if deadline is None else deadline - loop.time()
-            if left is not None and left <= 0:
-                if self.buffer:
-                    raise ProgramLost(
-                        f"sent {len(self.buffer)} of {TABLE_BYTES} bytes, then nothing more in "
-                        "time (a short message)"
-                    )
-                raise ProgramLost(f"sent nothing within {first_timeout:g} s")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._arrived.wait(), left)
-        data = bytes(self.buffer[:TABLE_BYTES])
-        del self.buffer[:TABLE_BYTES]
-        return read_table(data)
-
-    def close(self) -> None:
-        self.task.cancel()
 
 
 class ProgramSession:
@@ -300,6 +144,9 @@ class ProgramSession:
     async def run(self) -> None:
         try:
             await self._run()
+            if self.over:  # the table's game is over: the seat is free for the next one
+                log.info("program %r at seat %s: the game is over", self.name, self.seat)
+                self.post({"type": "leave", "seq": 0})
         except ProgramLost as lost:
             self._lost(str(lost))
         except Exception as failure:  # never harms the table or the server
@@ -366,7 +213,7 @@ class ProgramSession:
     async def _attach(self, table_id: str) -> None:
         from .sockets import WsConnection, _serve_socket
 
-        self.sock = ProgramSocket(self, table_id, self.address)
+        self.sock = ProgramSocket(self.inbox, table_id, self.address)
         conn = WsConnection(self.sock, self.service)  # type: ignore[arg-type]
         task = asyncio.get_running_loop().create_task(
             _serve_socket(self.sock, conn, self.service)  # type: ignore[arg-type]
@@ -409,8 +256,15 @@ class ProgramSession:
         return view
 
     async def _play(self) -> None:
+        # the connection's idle limit counts messages from the program's side: a program that
+        # waits (in the lobby, or between its turns) pings the table now and then
+        keepalive = (self.settings.ws_idle_timeout or 300.0) / 3
         while not self.over:
-            message = await self.next_message()
+            try:
+                message = await self.next_message(keepalive)
+            except TimeoutError:
+                self.post({"type": "ping"})
+                continue
             events = self._keep(message)
             if await self._tell(events):
                 return
@@ -439,7 +293,7 @@ class ProgramSession:
                     code = GAME_OVER
                 else:
                     code = GAME_GOES_ON
-                await self._board(event, trick_ended="trick_ended" in later)
+                await self._board(event)
                 await self.send_int(code)
                 if code != GAME_GOES_ON:
                     self.board = empty_table()
@@ -456,29 +310,9 @@ class ProgramSession:
             await self._game_start()
         return False
 
-    def _state_rows(self, table: Table) -> None:
-        """Rows 5 and 6 of a table from the view held: who is on turn, the trick, the
-        revolution, the lock, the cards held, the classes and the seats."""
-        view = self.view
-        turn = view.get("turn")
-        table[5][2] = int(turn == self.seat and view["phase"] == "play")
-        table[5][3] = NOBODY_ON_TURN if turn is None else int(turn)
-        table[5][4] = int(not view.get("trick"))
-        table[5][6] = int(bool(view.get("revolution")))
-        table[5][7] = int(bool(view.get("lock")))
-        counts = list(view.get("hand_counts") or [0] * PLAYERS)
-        classes = [0] * PLAYERS
-        places = view.get("places") or []
-        if places and view["round"] > 1:
-            last = places[len(places) - 1] if view["phase"] != "round_over" else places[-2]
-            for rank, seat in enumerate(last[:PLAYERS]):
-                classes[seat] = rank
-        table[6] = [*counts[:PLAYERS], *classes, *range(PLAYERS)]
-
     def _hand_table(self) -> Table:
-        table = table_of_hand(_mask(list(self.view.get("hand") or [])))
-        self._state_rows(table)
-        return table
+        assert self.seat is not None
+        return hand_table(self.view, self.seat)
 
     async def _game_start(self) -> None:
         """Step 4: the hand as dealt (with the gifts a President receives), [5][1] the number
@@ -494,19 +328,15 @@ class ProgramSession:
         self.prompted = None
         await self.send_table(table)
 
-    async def _board(self, event: dict[str, Any], trick_ended: bool) -> None:
+    async def _board(self, event: dict[str, Any]) -> None:
         """Step 9: the play that stands (the one just made, or the one before a pass) and the
         seat that acted."""
         if event["event"] == "played":
             action = Action("play", tuple(event["cards"]), dict(event.get("jokers") or {}))
             with contextlib.suppress(TableError, ActionFormatError, CardError):
                 self.board = table_of_action(action)
-        table = [list(row) for row in self.board[:5]] + [[0] * 15 for _ in range(3)]
-        self._state_rows(table)
-        table[5][2] = 0
-        table[5][3] = int(event["seat"])
-        table[5][4] = int(not any(any(row) for row in self.board))
-        await self.send_table(table)
+        assert self.seat is not None
+        await self.send_table(board_table(self.board, self.view, self.seat, int(event["seat"])))
 
     async def _prompt(self) -> None:
         """Step 6 when someone is to act and the program has not been told; on its own turn,
@@ -536,8 +366,6 @@ class ProgramSession:
         except TableError as error:
             log.info("program %r gave back no hand (%s): its lowest cards go", self.name, error)
         else:
-            from ..engine.cards import mask_names
-
             chosen = mask_names(hand)
             if any(sorted(move["cards"]) == sorted(chosen) for move in legal):
                 cards = chosen
@@ -615,11 +443,8 @@ class ProgramSession:
 
     async def _board_repeat(self) -> None:
         """After a refused lead: the board (unchanged) and 0, then the program is asked again."""
-        table = [list(row) for row in self.board[:5]] + [[0] * 15 for _ in range(3)]
-        self._state_rows(table)
-        table[5][2] = 0
-        table[5][3] = int(self.seat or 0)
-        await self.send_table(table)
+        assert self.seat is not None
+        await self.send_table(board_table(self.board, self.view, self.seat, self.seat))
         await self.send_int(GAME_GOES_ON)
 
     async def _suggested(self) -> dict[str, Any]:
@@ -707,19 +532,3 @@ class ProgramPort:
             session.close()
         for task in list(self.tasks):
             task.cancel()
-
-
-def bind_port(host: str, port: int) -> socket.socket:
-    """The UECda port's listening socket (bound before the server starts, so that port 0 can
-    say which port it got, and shared by the worker processes)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(256)
-    sock.setblocking(False)
-    return sock
-
-
-#: listening sockets bound by ``cardverse serve`` before its processes start, by port
-PREBOUND: dict[int, socket.socket] = {}

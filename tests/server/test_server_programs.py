@@ -91,6 +91,44 @@ def test_a_program_plays_whole_rounds_next_to_a_person_and_computer_players(
             assert program.turns > 0 and set(program.answers) <= {8, 9}
             record_state = host.last_state()
             assert record_state is not None and record_state["view"]["phase"] == "game_over"
+            # its game over, the program leaves: the seat is free for the next program
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("kind") == "empty")
+
+
+def passes_on_lead(client: uc.Client, hand: uc.Table, board: uc.Table) -> bytes:
+    """Passes whenever it is to lead (never leads itself); plays at random otherwise."""
+    if hand[5][4]:
+        return uc.table_to_bytes(uc.zeros())
+    return uc.random_player(client, hand, board)
+
+
+def test_R8_a_program_that_will_not_lead_is_asked_again_then_led_for(tmp_path: Path) -> None:
+    """A pass on lead is refused (R8) and answered 8, the program is asked again, and after
+    three refusals the normal computer player's play is made for it; every other pass is a
+    pass (answered 8, as the reference answers a pass on a covered trick)."""
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table, host = await open_table(server, rounds=3)
+            code = invite_code_for(table["table_id"])
+            program = uc.Client(code + ":Passer", passes_on_lead, seed=1)
+            program.start(uecda_port(server))
+            await wait_until(program.seated.is_set)
+            assert (await host.request({"type": "start"}))["type"] == "ack"
+            await play_randomly([host], __import__("random").Random(6), timeout=120)
+            await wait_until(program.done.is_set)
+            assert program.error is None and program.codes[-1] == 2
+            leads = [answer for hand, _, answer, _ in program.turn_log if hand[5][4]]
+            assert leads and set(leads) == {8}, "the program was asked to lead, and refused"
+            # after its third refused lead, a play was made in its name (the board after that
+            # turn shows a play by its seat, which it did not submit)
+            led_for = [
+                board
+                for hand, _, _, board in program.turn_log
+                if hand[5][4] and uc.cards_in(board) and board[5][3] == program.number
+            ]
+            assert led_for
+            assert len(leads) >= 3 * len(led_for)
 
         run(body, timeout=180)
 
