@@ -144,9 +144,8 @@ class ProgramSession:
     async def run(self) -> None:
         try:
             await self._run()
-            if self.over:  # the table's game is over: the seat is free for the next one
+            if self.over:  # its seat stays its own, away, as a person's who closes the page
                 log.info("program %r at seat %s: the game is over", self.name, self.seat)
-                self.post({"type": "leave", "seq": 0})
         except ProgramLost as lost:
             self._lost(str(lost))
         except Exception as failure:  # never harms the table or the server

@@ -91,7 +91,10 @@ def test_a_program_plays_whole_rounds_next_to_a_person_and_computer_players(
             assert program.turns > 0 and set(program.answers) <= {8, 9}
             record_state = host.last_state()
             assert record_state is not None and record_state["view"]["phase"] == "game_over"
-            # its game over, the program leaves: the seat is free for the next program
+            # its game over, the program is gone; the seat stays its own (away) until the host
+            # removes it, as a person's who closed the page
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("connected") is False)
+            assert (await host.request({"type": "remove", "seat": 1}))["type"] == "ack"
             await wait_until(lambda: (seated_program(host, 1) or {}).get("kind") == "empty")
 
 
@@ -320,3 +323,57 @@ def test_bad_connections_on_the_uecda_port_are_closed_and_other_tables_play_on(
             assert server.app.state.programs.refused > 900  # at most 4 open at once
 
         run(body, timeout=240)
+
+
+def test_programs_only_where_the_protocol_can_express_the_table(tmp_path: Path) -> None:
+    """Five seats and the uecda preset's rules (the rounds aside), else programs_unavailable;
+    a rules change that the protocol cannot express closes the table to programs again; a
+    join as a program is refused at a closed table (programs_closed)."""
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table = create_table(server.http)  # the cardverse preset, four seats
+            host = await Client(server.ws_url(table["table_id"]), "host").connect()
+            assert (await host.join(token=table["token"]))["type"] == "welcome"
+            refused = await host.request({"type": "options", "programs": True})
+            assert refused["type"] == "error" and refused["code"] == "programs_unavailable"
+            assert refused["params"]["why"] == "players"
+            reply = await host.request({"type": "options", "rules": UECDA_RULES})
+            assert reply["type"] == "ack"
+            assert (await host.request({"type": "options", "programs": True}))["type"] == "ack"
+            await wait_until(lambda: _programs(host)["open"] is True)
+            assert _programs(host) == {
+                "open": True,
+                "port": uecda_port(server),
+                "unavailable": None,
+            }
+            reply = await host.request({"type": "options", "rules": {"rounds": 5}})
+            assert reply["type"] == "ack" and _programs(host)["open"] is True
+            reply = await host.request({"type": "options", "rules": {"jack_back": True}})
+            assert reply["type"] == "ack"
+            await wait_until(lambda: _programs(host)["unavailable"] == "rules")
+            assert _programs(host)["open"] is False
+            guest = await Client(server.ws_url(table["table_id"]), "guest").connect()
+            reply = await guest.join(name="Bot", program=True)
+            assert reply["type"] == "error" and reply["code"] == "programs_closed"
+
+        run(body, timeout=60)
+
+
+def _programs(client: Client) -> dict[str, Any]:
+    for message in reversed(client.messages):
+        if message["type"] == "table":
+            info: dict[str, Any] = message["programs"]
+            return info
+    raise AssertionError("no table message")
+
+
+def test_a_handshake_name_is_the_table_code_and_the_name_people_see() -> None:
+    from cardverse.server.programlink import read_handshake_name
+
+    assert read_handshake_name("abcd-efgh") == ("ABCDEFGH", "Program")
+    assert read_handshake_name("ABCDEFGH:Deep Blue 2") == ("ABCDEFGH", "Deep Blue 2")
+    assert read_handshake_name("ABCD EFGH/<b>x</b>") == ("ABCDEFGH", "bxb")
+    assert read_handshake_name("ABCDEFGH:" + "y" * 40)[1] == "y" * 16
+    assert read_handshake_name("hello")[0] is None
+    assert read_handshake_name("ABCDEFGHJ")[0] is None  # nine characters
