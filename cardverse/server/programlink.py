@@ -119,9 +119,15 @@ class ProgramReader:
     """The bytes a program sends, read as they come (so a closed connection is seen at once),
     taken a table or an int at a time within time limits."""
 
-    def __init__(self, reader: asyncio.StreamReader, settings: Settings) -> None:
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        settings: Settings,
+        on_close: Any = None,
+    ) -> None:
         self.reader = reader
         self.settings = settings
+        self.on_close = on_close  # called once the program's side is gone (or over its limit)
         self.buffer = bytearray()
         self.closed: str | None = None
         self._arrived = asyncio.Event()
@@ -141,6 +147,8 @@ class ProgramReader:
                 self._arrived.set()
         except (OSError, asyncio.IncompleteReadError) as error:
             self.closed = f"connection failed: {error}"
+        if self.on_close is not None:
+            self.on_close()
         self._arrived.set()
 
     async def table(self, first_timeout: float | None) -> Table:

@@ -71,6 +71,7 @@ log = logging.getLogger("cardverse.server.programs")
 PROTOCOL_VERSION = 20070
 ACCEPTED, REFUSED = 9, 8  # step 8
 GAME_GOES_ON, GAME_OVER, MATCH_OVER = 0, 1, 2  # step 10
+PROGRAM_GONE = ""  # in a session's inbox: the program's side of the connection is gone
 
 
 class ProgramSession:
@@ -81,11 +82,15 @@ class ProgramSession:
         self.service = port.service
         self.settings: Settings = port.service.settings
         self.writer = writer
-        self.reader = ProgramReader(reader, self.settings)
+        #: what the table writes to the program's connection (None: it closed; PROGRAM_GONE:
+        #: the program's side closed, noticed at once even when it is not its turn)
+        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.reader = ProgramReader(
+            reader, self.settings, lambda: self.inbox.put_nowait(PROGRAM_GONE)
+        )
         peer = writer.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "unknown"
         self.where = f"{peer[0]}:{peer[1]}" if peer else "unknown"
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.sock: ProgramSocket | None = None
         self.seat: int | None = None
         self.name = DEFAULT_NAME
@@ -136,6 +141,8 @@ class ProgramSession:
         text = await asyncio.wait_for(self.inbox.get(), timeout)
         if text is None:
             raise ProgramLost("the table closed the connection")
+        if text == PROGRAM_GONE:
+            raise ProgramLost(self.reader.closed or "closed its connection")
         message: dict[str, Any] = json.loads(text)
         return message
 

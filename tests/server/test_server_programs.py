@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import uecda_client as uc
 from server_support import Client, ServerThread, create_table, play_randomly, run
@@ -194,12 +195,16 @@ def _cells(table: list[list[int]]) -> set[str]:
 
 
 def _may_see(round_record: dict[str, Any], seat: int) -> set[str]:
-    """What seat ``seat`` may see in one round (R26): its own cards as dealt, the cards of the
-    exchange (only the two of a pair see them; the other three are no more than a superset's
-    slack of three cards), and every card played in the round."""
+    """What seat ``seat`` may see in one round (R26): its own cards as dealt, the cards of its
+    own pair of the exchange (the record lists the Scum's and the Vice-Scum's gifts, then the
+    President's and the Vice-President's give-backs: entries k and k + 2 are one pair), and
+    every card played in the round."""
     seen = set(round_record["hands"][seat])
-    for entry in round_record.get("exchange", []) or []:
-        seen |= set(entry.get("cards", []))
+    exchange = round_record.get("exchange", []) or []
+    assert len(exchange) in (0, 4), exchange
+    for gift, back in zip(exchange[:2], exchange[2:], strict=False):
+        if seat in (gift["seat"], back["seat"]):
+            seen |= set(gift["cards"]) | set(back["cards"])
     for action in round_record.get("actions", []):
         if isinstance(action, dict):
             seen |= set(action.get("cards", []))
@@ -377,3 +382,49 @@ def test_a_handshake_name_is_the_table_code_and_the_name_people_see() -> None:
     assert read_handshake_name("ABCDEFGH:" + "y" * 40)[1] == "y" * 16
     assert read_handshake_name("hello")[0] is None
     assert read_handshake_name("ABCDEFGHJ")[0] is None  # nine characters
+
+
+def test_a_program_that_hangs_up_in_the_lobby_frees_its_seat_at_once(tmp_path: Path) -> None:
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table, host = await open_table(server)
+            sock = socket.create_connection(("127.0.0.1", uecda_port(server)), timeout=20)
+            sock.sendall(uc.handshake(invite_code_for(table["table_id"]) + ":Brief"))
+            number = await asyncio.to_thread(sock.recv, 4)
+            assert number == b"\x00\x00\x00\x01"
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("name") == "Brief")
+            sock.close()  # not its turn, nothing asked of it: noticed at once all the same
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("kind") == "empty", 20)
+
+        run(body, timeout=60)
+
+
+def test_cardverse_serve_opens_the_uecda_port_only_when_asked(tmp_path: Path) -> None:
+    """``--uecda-port 0`` takes a free port and says it on the second line; a program is
+    answered there (here: a handshake naming no table is closed). Without the flag the
+    tables say there is no port."""
+    from server_support import ServerProcess, _readline_with_timeout
+
+    server = ServerProcess(tmp_path / "with", "--uecda-port", "0").start()
+    try:
+        assert server.proc is not None
+        line = _readline_with_timeout(server.proc, 30)
+        assert line.startswith("cardverse: UECda programs on 127.0.0.1 port "), line
+        port = int(line.split()[-1])
+        sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        sock.sendall(uc.handshake("ZZZZ-ZZZZ"))
+        assert sock.recv(16) == b""  # the code finds no table: closed
+        sock.close()
+        table = create_table(server.http, rules=UECDA_RULES)
+        info = httpx.get(f"{server.http}/api/tables/{table['table_id']}", timeout=10).json()
+        assert info["programs"] == {"open": False, "port": port, "unavailable": None}
+    finally:
+        server.stop()
+    plain = ServerProcess(tmp_path / "without").start()
+    try:
+        table = create_table(plain.http, rules=UECDA_RULES)
+        info = httpx.get(f"{plain.http}/api/tables/{table['table_id']}", timeout=10).json()
+        assert info["programs"]["port"] is None and info["programs"]["unavailable"] == "no_port"
+    finally:
+        plain.stop()
