@@ -101,6 +101,7 @@ class ProgramSession:
         self.prompted: int | None = None  # the seat the last step 6 put on turn (to act yet)
         self.lead_refusals = 0
         self.over = False  # step 10 said 2: the table's game is over
+        self.refusal = ""  # why the table refused the last message (its error's words)
         #: every table sent (with the round it was sent in), kept when ``keep_sent`` is set
         self.sent_tables: list[tuple[int, Table]] = []
         self.keep_sent = port.keep_sent
@@ -364,21 +365,13 @@ class ProgramSession:
             await self._move()
 
     async def _give_back(self) -> None:
-        legal = self.view["legal_moves"]
+        """Step 5: the cards the President (Vice-President) gives back."""
         table = await self.reader.table(self.settings.uecda_move_timeout)
-        cards: list[str] | None = None
-        try:
-            hand = hand_from_table(table)
-        except TableError as error:
-            log.info("program %r gave back no hand (%s): its lowest cards go", self.name, error)
-        else:
-            chosen = mask_names(hand)
-            if any(sorted(move["cards"]) == sorted(chosen) for move in legal):
-                cards = chosen
-        if cards is None:
-            cards = list(legal[0]["cards"])  # the lowest, as a computer player gives
+        cards, why = give_back_cards(table, self.view["legal_moves"])
+        if why:
+            log.info("program %r gave back %s: its lowest cards go", self.name, why)
         self.post({"type": "give", "seq": 0, "cards": cards})
-        await self._answer(give=True)
+        await self._answer()
 
     async def _move(self) -> None:
         view = self.view
@@ -397,20 +390,20 @@ class ProgramSession:
         self.post(message)
         answer = await self._answer()
         if answer is None:
-            await self._refused(leading, "the referee refused it")
+            await self._refused(leading, self.refusal)
             return
         await self.send_int(REFUSED if action.kind == "pass" else ACCEPTED)  # step 8
         self.lead_refusals = 0
         await self._tell(answer)
 
-    async def _answer(self, give: bool = False) -> list[dict[str, Any]] | None:
+    async def _answer(self) -> list[dict[str, Any]] | None:
         """The table's answer to the message just posted: the events of the change that
         acknowledges it, or None when it was refused."""
         seq = self.seq
         while True:
             message = await self.next_message(settings_timeout(self.settings))
             if message["type"] == "error" and message.get("seq") == seq:
-                log.info("program %r: %s refused (%s)", self.name, seq, message.get("code"))
+                self.refusal = str(message.get("message") or message.get("code"))
                 return None
             if message["type"] == "ack" and message.get("seq") == seq:
                 return []
@@ -424,6 +417,15 @@ class ProgramSession:
         """A submission the referee refused: answered 8; on a covered trick it counts as a
         pass; on lead the program is asked again, and after the lead attempts a computer
         player's play is made for it."""
+        last = leading and self.lead_refusals + 1 >= self.settings.uecda_lead_attempts
+        then = "a computer player leads for it" if last else "it is asked again"
+        log.info(
+            "program %r at seat %s: submission refused (%s); %s",
+            self.name,
+            self.seat,
+            why,
+            then if leading else "it counts as a pass",
+        )
         await self.send_int(REFUSED)
         if not leading:
             self.post({"type": "pass", "seq": 0})
@@ -436,7 +438,6 @@ class ProgramSession:
             await self._board_repeat()
             self.prompted = None  # step 6 again, and its table
             return
-        log.info("program %r did not lead (%s): a computer player leads for it", self.name, why)
         self.lead_refusals = 0
         move = await self._suggested()
         self.post(
@@ -466,6 +467,18 @@ class ProgramSession:
                 return fallback
             if await self._tell(self._keep(message)):
                 raise ProgramLost("the game ended")
+
+
+def give_back_cards(table: Table, legal: list[dict[str, Any]]) -> tuple[list[str], str]:
+    """The cards a give-back table gives, when they are one of the seat's legal gives; else
+    the lowest legal give (as a computer player gives) and why."""
+    try:
+        chosen = mask_names(hand_from_table(table))
+    except TableError as error:
+        return list(legal[0]["cards"]), f"no hand ({error})"
+    if any(sorted(move["cards"]) == sorted(chosen) for move in legal):
+        return chosen, ""
+    return list(legal[0]["cards"]), "cards it may not give: " + " ".join(chosen)
 
 
 def settings_timeout(settings: Settings) -> float:

@@ -428,3 +428,19 @@ def test_cardverse_serve_opens_the_uecda_port_only_when_asked(tmp_path: Path) ->
         assert info["programs"]["port"] is None and info["programs"]["unavailable"] == "no_port"
     finally:
         plain.stop()
+
+
+def test_a_give_back_table_gives_its_cards_or_the_lowest_legal_ones() -> None:
+    from cardverse.server.programs import give_back_cards
+
+    legal = [{"action": "give", "cards": ["3C", "4D"]}, {"action": "give", "cards": ["3C", "AS"]}]
+    table = uc.zeros()
+    table[0][12] = 1  # AS
+    table[3][1] = 1  # 3C
+    assert give_back_cards(table, legal) == (["3C", "AS"], "")
+    table[0][13] = 1  # 2S as well: three cards, no legal give
+    cards, why = give_back_cards(table, legal)
+    assert cards == ["3C", "4D"] and "may not give" in why
+    table[2][5] = 7  # no hand at all
+    cards, why = give_back_cards(table, legal)
+    assert cards == ["3C", "4D"] and why.startswith("no hand")
