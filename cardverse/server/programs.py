@@ -252,6 +252,9 @@ class ProgramSession:
             return list(message.get("events") or [])
         elif kind in ("seat_lost", "replaced"):
             raise ProgramLost("lost its seat")
+        elif kind == "moved":  # its player number (step 3) cannot change: it leaves
+            self.seat = int(message["seat"])
+            raise ProgramLost("was moved to another seat by the host")
         return []
 
     # -- the game ------------------------------------------------------------------------------

@@ -444,3 +444,24 @@ def test_a_give_back_table_gives_its_cards_or_the_lowest_legal_ones() -> None:
     table[2][5] = 7  # no hand at all
     cards, why = give_back_cards(table, legal)
     assert cards == ["3C", "4D"] and why.startswith("no hand")
+
+
+def test_a_program_the_host_moves_leaves_since_its_player_number_cannot_change(
+    tmp_path: Path,
+) -> None:
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table, host = await open_table(server, bots=2)  # seats 3 and 4 are computers
+            code = invite_code_for(table["table_id"])
+            program = uc.Client(code + ":Mover", uc.random_player)
+            program.start(uecda_port(server))
+            await wait_until(program.seated.is_set)
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("program") is True)
+            reply = await host.request({"type": "move_seat", "seat": 1, "to": 2})
+            assert reply["type"] == "ack", reply
+            await wait_until(program.done.is_set)
+            assert program.closed_by_server
+            await wait_until(lambda: (seated_program(host, 2) or {}).get("kind") == "empty")
+
+        run(body, timeout=60)

@@ -300,7 +300,7 @@ def _replace(state: TableState, data: dict[str, Any], out: Outcome) -> None:
 
 def _move_seat(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     source, target = state.seats[data["seat"]], state.seats[data["to"]]
-    for name in ("kind", "name", "level", "token_hash", "last_seq"):
+    for name in ("kind", "name", "level", "token_hash", "last_seq", "program"):
         setattr(target, name, getattr(source, name))
     source.clear()
     if state.host == source.index:
