@@ -465,3 +465,21 @@ def test_a_program_the_host_moves_leaves_since_its_player_number_cannot_change(
             await wait_until(lambda: (seated_program(host, 2) or {}).get("kind") == "empty")
 
         run(body, timeout=60)
+
+
+def test_a_program_never_becomes_the_host(tmp_path: Path) -> None:
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table, host = await open_table(server, bots=2)
+            code = invite_code_for(table["table_id"])
+            program = uc.Client(code + ":Heir", uc.random_player)
+            program.start(uecda_port(server))
+            await wait_until(program.seated.is_set)
+            guest = await Client(server.ws_url(table["table_id"]), "guest").connect()
+            assert (await guest.join(name="Bea"))["type"] == "welcome"  # seat 2
+            assert (await host.request({"type": "leave"}))["type"] == "ack"
+            changed = await guest.wait_for(lambda m: m["type"] == "host_changed", 20)
+            assert changed["host"] == 2  # Bea, not the program in seat 1
+
+        run(body, timeout=60)

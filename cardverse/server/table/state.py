@@ -171,10 +171,10 @@ class TableState:
 
     def next_host(self, after: int) -> int | None:
         """The next connected person in seat order after seat ``after`` (else the next person
-        still seated, else nobody)."""
+        still seated, else nobody); a program never hosts."""
         count = len(self.seats)
         order = [self.seats[(after + step) % count] for step in range(1, count)]
-        people = [s for s in order if s.kind == "human" and s.auto != "left"]
+        people = [s for s in order if s.kind == "human" and s.auto != "left" and not s.program]
         connected = [s for s in people if s.conn is not None]
         if connected:
             return connected[0].index
