@@ -301,9 +301,19 @@ def create_server_app(settings: Settings, pages: Pages | None = None) -> Starlet
             log.info("restored %d table(s) from %s", restored, service.store.path)
         service.start()
         service.locator.start()
+        programs = None
+        if settings.uecda_port is not None:  # programs at web tables (docs/uecda.md §10)
+            from .programlink import PREBOUND
+            from .programs import ProgramPort
+
+            programs = ProgramPort(service, keep_sent=settings.uecda_keep_sent)
+            await programs.start(PREBOUND.get(settings.uecda_port))
+        app.state.programs = programs
         try:
             yield
         finally:
+            if programs is not None:
+                await programs.close()
             await service.locator.close()
             service.close()
 

@@ -136,6 +136,10 @@ def settings_from(args: argparse.Namespace, environ: dict[str, str]) -> Settings
         database=args.database or environ.get("CARDVERSE_DATABASE") or None,
         redis=args.redis or environ.get("CARDVERSE_REDIS") or None,
         lease_ttl=args.lease_ttl,
+        uecda_port=args.uecda_port,
+        uecda_host=args.host,
+        uecda_move_timeout=args.uecda_move_timeout,
+        uecda_connections_per_address=args.uecda_connections_per_address,
     )
     if args.lease_ttl != DEFAULTS.lease_ttl:  # renewed every third of it, orphans looked for
         settings.lease_renew = max(0.05, args.lease_ttl / 3)  # as often (at most each second)
@@ -205,6 +209,19 @@ def serve(
     if args.workers > 1:
         where += f", {args.workers} worker processes"
     print(f"cardverse: serving on http://{host}:{port} ({where})", file=out)
+    if settings.uecda_port is not None:  # bound here too: port 0 says its port, workers share it
+        from .programlink import PREBOUND, bind_port
+
+        try:
+            uecda = bind_port(args.host, settings.uecda_port)
+        except OSError as error:
+            print(
+                f"cardverse serve: cannot listen on UECda port {args.uecda_port}: {error}", file=err
+            )
+            return 1
+        settings.uecda_port = uecda.getsockname()[1]
+        PREBOUND[settings.uecda_port] = uecda
+        print(f"cardverse: UECda programs on {host} port {settings.uecda_port}", file=out)
     out.flush()
 
     def run_one() -> None:
@@ -337,6 +354,27 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         type=_count,
         default=h.max_connections,
         help=f"open connections; more are answered 503 ({h.max_connections})",
+    )
+    programs = serve.add_argument_group("programs at web tables (UECda, docs/uecda.md section 10)")
+    programs.add_argument(
+        "--uecda-port",
+        type=int,
+        default=d.uecda_port,
+        help="TCP port where UECda programs connect to play at web tables (0: a free port; "
+        "default off)",
+    )
+    programs.add_argument(
+        "--uecda-move-timeout",
+        type=_positive,
+        default=d.uecda_move_timeout,
+        help="seconds a program has to begin its move before a computer player takes its seat "
+        f"({_shown(d.uecda_move_timeout)})",
+    )
+    programs.add_argument(
+        "--uecda-connections-per-address",
+        type=_count,
+        default=d.uecda_connections_per_address,
+        help=f"UECda connections from one address ({d.uecda_connections_per_address})",
     )
     limits.add_argument(
         "--max-connections-per-address",

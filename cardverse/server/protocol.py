@@ -80,6 +80,7 @@ class Join(_Client):
     token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)] | None = None
     seat: SeatNumber | None = None
     reset_seq: bool = False
+    program: bool = False  # a program through the UECda port (only where the host allows it)
 
 
 class Play(_Client):
@@ -124,6 +125,7 @@ class Options(_Client):
     rules: dict[str, Any] | None = None
     turn_timer: Annotated[float, Field(ge=TURN_TIMER_MIN, le=TURN_TIMER_MAX)] | None = None
     hints: bool | None = None
+    programs: bool | None = None
 
 
 class AddBot(_Client):
@@ -440,6 +442,8 @@ ERROR_CODES: dict[str, str] = {
     "person_present": "that person is connected and playing: only an absent one can be replaced",
     "not_auto": "no computer player stands in for you",
     "hints_off": "the host turned hints off at this table",
+    "programs_closed": "the host has not opened this table to programs",
+    "programs_unavailable": "programs play five at the uecda preset's rules",
     "nothing_to_suggest": "a suggestion is for your own turn, and it is not yours now",
     "suggestion_stale": "the game moved on before the suggestion was ready",
     "watchers_cannot_react": "only the people seated at the table may react",

@@ -171,6 +171,18 @@ PARTS: dict[str, dict[str, Any]] = {
             "connected": _BOOL,
             "auto": _or_null(_AUTO),
             "host": _BOOL,
+            "program": _BOOL,
+        },
+    ),
+    "ProgramSeats": _object(
+        "Seats for programs through the UECda port (docs/uecda.md, section 10): open (the host "
+        "let programs take the empty seats), the server's UECda port (null: off), and why they "
+        "cannot be opened (null: they can; players: not five seats; rules: not the uecda "
+        "preset; no_port: the server has no UECda port).",
+        {
+            "open": _BOOL,
+            "port": _or_null(_INT),
+            "unavailable": _or_null({"enum": ["players", "rules", "no_port"]}),
         },
     ),
     "Stamp": _object(
@@ -231,6 +243,7 @@ MESSAGES: dict[str, dict[str, Any]] = {
             "rules": _ANY_OBJECT,
             "turn_timer": _or_null(_NUMBER),
             "hints": _BOOL,
+            "programs": _ref("ProgramSeats"),
             "game": _INT,
             "records": _INTS,
             "watching": _INT,

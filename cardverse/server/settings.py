@@ -51,3 +51,12 @@ class Settings:
     lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
     lease_renew: float = 3.0  # ... which its owner does this often
     orphan_scan: float = 1.0  # how often live tables without an owner are looked for
+    # UECda programs at web tables (cardverse.server.programs, docs/uecda.md section 10)
+    uecda_port: int | None = None  # the UECda port (None: off; 0: a free one, set once bound)
+    uecda_host: str = "127.0.0.1"  # the address it listens on (cardverse serve: --host)
+    uecda_handshake_timeout: float = 3.0  # from the connection to the whole handshake table
+    uecda_move_timeout: float = 10.0  # a program on turn (or giving back) begins its table
+    uecda_piece_timeout: float = 2.0  # the rest of a table follows its first byte within this
+    uecda_connections_per_address: int = 4  # open UECda connections from one address
+    uecda_lead_attempts: int = 3  # refused leads in a row before a computer player leads
+    uecda_keep_sent: bool = False  # keep every table sent to a program (the tests' proof)

@@ -310,6 +310,10 @@ SERVER_ERRORS: dict[str, str] = {
     "not_a_bot": N_("That seat holds no computer player."),
     "not_auto": N_("No computer player is playing for you."),
     "hints_off": N_("The host turned hints off at this table."),
+    "programs_closed": N_("The host has not opened this table to programs."),
+    "programs_unavailable": N_(
+        "Programs play at tables of five seats with the uecda preset's rules only."
+    ),
     "watchers_cannot_react": N_("Only the people seated at the table can react."),
     "reaction_rate_limited": N_("That is a lot of reactions: wait a few seconds."),
     "unknown_invite_code": N_("No table has that code."),

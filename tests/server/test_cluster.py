@@ -499,3 +499,57 @@ def test_an_invite_code_made_on_one_process_is_found_on_another_that_holds_no_co
         assert table_id in first.service.tables and table_id not in second.service.tables
         unknown = httpx.get(f"{second.http}/api/invites/ZZZZ-ZZZZ", timeout=10)
         assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_invite_code"
+
+
+@pytest.mark.timeout(200)
+def test_R26_a_program_on_the_process_that_does_not_own_its_table_plays_through_a_link(
+    tmp_path: Path, pg_dsn: str, redis_server: Any
+) -> None:
+    """A UECda program (docs/uecda.md, section 10) connects to a process that does not own the
+    table it names: its connection is linked to the owner as a browser's socket is, and it
+    plays the whole game next to the host and three computer players, sent only what its seat
+    may see."""
+    import uecda_client as uc
+    from server_support import ServerThread, play_randomly
+    from test_server_programs import _cells as cells
+    from test_server_programs import _may_see as may_see
+
+    from cardverse.tabletalk.invites import invite_code_for
+
+    settings = {"database": pg_dsn, "redis": redis_server.url, "uecda_port": 0}
+    with (
+        ServerThread(tmp_path / "a", **settings) as first,
+        ServerThread(tmp_path / "b", **settings, uecda_keep_sent=True) as second,
+    ):
+
+        async def body() -> None:
+            rules = {"preset": "uecda", "players": 5, "rounds": 2}
+            table = create_table(first.http, rules=rules)
+            host = await Client(first.ws_url(table["table_id"]), "host").connect()
+            assert (await host.join(token=table["token"]))["type"] == "welcome"
+            assert (await host.request({"type": "options", "programs": True}))["type"] == "ack"
+            for seat in (2, 3, 4):
+                reply = await host.request({"type": "add_bot", "level": "easy", "seat": seat})
+                assert reply["type"] == "ack"
+            program = uc.Client(invite_code_for(table["table_id"]) + ":Far", uc.random_player)
+            program.start(second.app.state.programs.port)
+            assert await asyncio.to_thread(program.seated.wait, 30) and program.number == 1
+            assert table["table_id"] in first.service.tables
+            assert table["table_id"] not in second.service.tables  # linked, not taken over
+            assert (await host.request({"type": "start"}))["type"] == "ack"
+            await play_randomly([host], random.Random(21), timeout=150)
+            assert await asyncio.to_thread(program.done.wait, 60)
+            assert program.error is None and program.codes[-1] == 2 and program.turns > 0
+            record = _record(first, table["table_id"])
+            deadline = time.monotonic() + 20
+            while not second.app.state.programs.finished:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.05)
+            sent = second.app.state.programs.finished[0].sent_tables
+            assert len(sent) > 50
+            for round_number, table_sent in sent:
+                if round_number:  # (round 0: before the game, no card)
+                    allowed = may_see(record["rounds"][round_number - 1], 1)
+                    assert cells(table_sent) <= allowed, (round_number, table_sent)
+
+        run(body, timeout=190)

@@ -77,6 +77,7 @@ def _lobby(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     state.rules = rules_from_dict(data["rules"])
     state.turn_timer = data["turn_timer"]
     state.hints = data.get("hints", True)  # lobbies stored before hints were an option
+    state.programs = data.get("programs", False)
     state.host = data["host"]
     state.seats = []
     for index, stored in enumerate(data["seats"]):
@@ -86,6 +87,7 @@ def _lobby(state: TableState, data: dict[str, Any], out: Outcome) -> None:
         seat.level = stored["level"]
         seat.token_hash = stored["token_hash"]
         seat.last_seq = stored["last_seq"]
+        seat.program = stored.get("program", False)
         state.seats.append(seat)
     out.table_changed = True
 
@@ -104,6 +106,7 @@ def _sit(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     seat.kind = "human"
     seat.name = data["name"]
     seat.token_hash = data["token_hash"]
+    seat.program = data.get("program", False)
     if state.host is None:
         state.host = seat.index
     out.table_changed = True
@@ -113,6 +116,7 @@ def _options(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     state.rules = rules_from_dict(data["rules"])
     state.turn_timer = data["turn_timer"]
     state.hints = data.get("hints", state.hints)
+    state.programs = data.get("programs", state.programs)
     players = state.rules.players
     del state.seats[players:]
     state.seats.extend(Seat(i) for i in range(len(state.seats), players))
@@ -296,7 +300,7 @@ def _replace(state: TableState, data: dict[str, Any], out: Outcome) -> None:
 
 def _move_seat(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     source, target = state.seats[data["seat"]], state.seats[data["to"]]
-    for name in ("kind", "name", "level", "token_hash", "last_seq"):
+    for name in ("kind", "name", "level", "token_hash", "last_seq", "program"):
         setattr(target, name, getattr(source, name))
     source.clear()
     if state.host == source.index:

@@ -23,6 +23,20 @@ Event = tuple[str, dict[str, Any]]
 HostCommand = Callable[[TableState, int, Any], list[Event]]
 
 MOVES = frozenset({"play", "pass", "give", "discard"})
+#: the options a table open to programs may change besides the preset's (docs/uecda.md §10)
+PROGRAM_OPTIONS = frozenset({"preset", "players", "rounds"})
+
+
+def programs_unavailable(rules: Any) -> str | None:
+    """Why programs (the UECda port) cannot sit at a table with these rules, or None: the
+    protocol describes five players and the ``uecda`` preset's rules (the number of rounds
+    aside)."""
+    if rules.players != 5:
+        return "players"
+    changed = rules.changed_options()
+    if changed.get("preset") != "uecda" or set(changed) - PROGRAM_OPTIONS:
+        return "rules"
+    return None
 
 
 def not_playing(state: TableState) -> None:
@@ -78,7 +92,12 @@ def sit(state: TableState, message: P.Join, token: str) -> Event:
         if not free:
             raise ProtocolError("table_full", "every seat at this table is taken")
         seat = free[0]
-    return ("sit", {"seat": seat.index, "name": name, "token_hash": token_hash(token)})
+    data: dict[str, Any] = {"seat": seat.index, "name": name, "token_hash": token_hash(token)}
+    if message.program:
+        if not state.programs:
+            raise ProtocolError("programs_closed", "the host has not opened this table to programs")
+        data["program"] = True
+    return ("sit", data)
 
 
 # -- moves ---------------------------------------------------------------------------------
@@ -164,6 +183,18 @@ def _options(state: TableState, by: int, message: Any) -> list[Event]:
         raise ProtocolError(error.code, error.message, error.rule, **error.params) from None
     turn_timer = message.turn_timer if "turn_timer" in given else state.turn_timer
     hints = message.hints if "hints" in given and message.hints is not None else state.hints
+    programs = state.programs
+    if "programs" in given and message.programs is not None:
+        programs = message.programs
+    why = programs_unavailable(rules)
+    if programs and why is not None:
+        if "programs" in given and message.programs:
+            raise ProtocolError(
+                "programs_unavailable",
+                "programs play five at the uecda preset's rules (docs/uecda.md, section 10)",
+                why=why,
+            )
+        programs = False  # the rules changed: the table is closed to programs again
     for seat in state.seats[rules.players :]:
         if seat.kind == "human":
             raise ProtocolError(
@@ -179,6 +210,7 @@ def _options(state: TableState, by: int, message: Any) -> list[Event]:
         "rules": rules.changed_options(),
         "turn_timer": turn_timer,
         "hints": hints,
+        "programs": programs,
     }
     return [("options", options)]
 

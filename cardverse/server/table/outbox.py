@@ -22,6 +22,7 @@ from ...tabletalk.story import score_sheet
 from ..spectators import SPECTATOR_OWN
 from ..viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
 from ..wire import PublicChange, Synced, WireViews, rules_dict
+from .decide import programs_unavailable
 from .state import Conn, TableState
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -47,15 +48,17 @@ class Change:
 class Outbox:
     """The connections of one table and every frame they are sent."""
 
-    __slots__ = ("_wire", "state", "timer_info", "watch_id", "watchers")
+    __slots__ = ("_wire", "state", "timer_info", "uecda_port_of", "watch_id", "watchers")
 
     def __init__(
         self,
         state: TableState,
         watch_id: str,
         timer_info: Callable[[], dict[str, Any] | None],
+        uecda_port_of: Callable[[], int | None] = lambda: None,
     ) -> None:
         self.state = state
+        self.uecda_port_of = uecda_port_of  # the server's UECda port (None: off)
         self.watch_id = watch_id
         self.timer_info = timer_info
         self.watchers: set[Conn] = set()
@@ -110,6 +113,7 @@ class Outbox:
             "rules": rules_dict(state.rules),
             "turn_timer": state.turn_timer,
             "hints": state.hints,
+            "programs": self.programs_info(),
             "game": state.game_number,
             "records": list(range(1, state.records_made + 1)),
             "watching": len(self.watchers),
@@ -123,10 +127,19 @@ class Outbox:
                     "connected": s.kind == "bot" or s.conn is not None,
                     "auto": s.auto,
                     "host": s.index == state.host,
+                    "program": s.program,
                 }
                 for s in state.seats
             ],
         }
+
+    def programs_info(self) -> dict[str, Any]:
+        """The table's seats for programs (docs/uecda.md, section 10): open or not, the
+        server's UECda port (None: off), and why they cannot be opened (None: they can)."""
+        state = self.state
+        port = self.uecda_port_of()
+        why = "no_port" if port is None else programs_unavailable(state.rules)
+        return {"open": state.programs, "port": port, "unavailable": why}
 
     def broadcast_table(self) -> None:
         self.send_public(self.table_message())

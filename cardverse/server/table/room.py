@@ -85,7 +85,12 @@ class Room:
         self.idle_since: float | None = time.monotonic()  # no connection since (None: some)
         self.live = False  # False while restoring: nothing is told, nothing scheduled
         self.clock = Clock(self.state, self.settings, self)
-        self.outbox = Outbox(self.state, self.watch_id, self.clock.timer_info)
+        self.outbox = Outbox(
+            self.state,
+            self.watch_id,
+            self.clock.timer_info,
+            lambda: self.settings.uecda_port,
+        )
         self.seating = Seating(self.state, self.outbox, self.clock, self.commit, self)
         self._hints: Hints | None = None  # the parts a table may never need: made when it does
         self._reactions: Reactions | None = None

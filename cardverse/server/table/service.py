@@ -248,6 +248,12 @@ class TableService:
         lately (or failed lately while everyone together did too: see
         :class:`~cardverse.tabletalk.invites.LookupLimits`); a failed look-up counts against both,
         a look-up that finds its table against neither."""
+        table_id = self.id_by_code(text, address)
+        return self.get(table_id) if table_id is not None else None
+
+    def id_by_code(self, text: str, address: str) -> str | None:
+        """The id of the stored table whose invite code ``text`` is (it may be another
+        process's), under the same look-up limits as :meth:`find_by_code`."""
         if not self.lookups.allowed(address):
             raise ProtocolError(
                 "too_many_lookups",
@@ -258,10 +264,13 @@ class TableService:
         table_id = self.directory.by_code.get(code) if code is not None else None
         if table_id is None and code is not None:
             table_id = self.locator.newer_tables().get(code)  # made by another process?
-        table = self.get(table_id) if table_id is not None else None
-        if table is None:
+        known = table_id is not None and (
+            table_id in self.tables or (len(table_id) <= 64 and self.store.exists(table_id))
+        )
+        if table_id is None or not known:
             self.lookups.failed(address)
-        return table
+            return None
+        return table_id
 
     def restore_all(self) -> int:
         """Restore the tables that were live when the server stopped; returns how many."""

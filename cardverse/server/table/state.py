@@ -52,6 +52,7 @@ class Seat:
     auto: Auto | None = None  # a computer player stands in ("left" is stored; the others not)
     timeouts: int = 0  # turns this person let time out in the current round
     kept: bool = False  # timed out too often: the computer player keeps the seat this round
+    program: bool = False  # taken by a program through the UECda port (cardverse.server.programs)
     conn: Conn | None = field(default=None, repr=False)  # the connection seated here
 
     def clear(self) -> None:
@@ -61,6 +62,7 @@ class Seat:
         self.auto = None
         self.timeouts = 0
         self.kept = False
+        self.program = False
 
     def lobby_state(self) -> dict[str, Any]:
         return {
@@ -69,6 +71,7 @@ class Seat:
             "level": self.level,
             "token_hash": self.token_hash,
             "last_seq": self.last_seq,
+            "program": self.program,
         }
 
     def make_bot(self, level: str) -> None:
@@ -129,6 +132,7 @@ class TableState:
     rules: Rules
     turn_timer: float | None
     hints: bool = True
+    programs: bool = False  # the host lets programs take the empty seats (UECda port)
     seats: list[Seat] = field(default_factory=list)
     host: int | None = None
     phase: TablePhase = "lobby"
@@ -151,6 +155,7 @@ class TableState:
             "rules": self.rules.changed_options(),
             "turn_timer": self.turn_timer,
             "hints": self.hints,
+            "programs": self.programs,
             "host": self.host,
             "seats": [seat.lobby_state() for seat in self.seats],
         }
@@ -166,10 +171,10 @@ class TableState:
 
     def next_host(self, after: int) -> int | None:
         """The next connected person in seat order after seat ``after`` (else the next person
-        still seated, else nobody)."""
+        still seated, else nobody); a program never hosts."""
         count = len(self.seats)
         order = [self.seats[(after + step) % count] for step in range(1, count)]
-        people = [s for s in order if s.kind == "human" and s.auto != "left"]
+        people = [s for s in order if s.kind == "human" and s.auto != "left" and not s.program]
         connected = [s for s in people if s.conn is not None]
         if connected:
             return connected[0].index

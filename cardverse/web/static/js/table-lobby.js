@@ -68,6 +68,7 @@ function renderSeats(io) {
       );
     } else if (seat.kind === "human") {
       who = el("span", { class: "seat-who" }, el("span", { class: "seat-name", text: seat.name }));
+      if (seat.program) tags.push(el("span", { class: "tag tag-program", text: t("program") }));
     } else {
       who = el("span", { class: "seat-who seat-empty", text: t("Empty seat") });
     }
@@ -133,12 +134,31 @@ export function timerLabel(seconds) {
   return tn("%(num)s second", "%(num)s seconds", seconds);
 }
 
-function sendOptions(io, rules, turnTimer, hints) {
+function sendOptions(io, rules, turnTimer, hints, programs) {
   const fields = {};
   if (rules) fields.rules = rules;
   if (turnTimer !== undefined) fields.turn_timer = turnTimer;
   if (hints !== undefined) fields.hints = hints;
+  if (programs !== undefined) fields.programs = programs;
   io.send("options", fields);
+}
+
+// Seats for programs (the UECda port, docs/uecda.md section 10): what the host is told.
+function programsHelp() {
+  const info = S.table.programs || { open: false, port: null, unavailable: "no_port" };
+  if (info.unavailable === "no_port") {
+    return t("This server has no port for programs (cardverse serve --uecda-port).");
+  }
+  if (info.unavailable === "players") return t("Programs play at tables of five seats only.");
+  if (info.unavailable === "rules") {
+    return t("Programs play the uecda preset's rules only (the number of rounds may change).");
+  }
+  const codeBox = document.getElementById("invite-code");
+  const code = codeBox ? codeBox.textContent.trim() : "";
+  return t(
+    "A program joins with the table code as its name, on port %(port)s: ./client -h HOST -p %(port)s -n %(code)s",
+    { port: info.port, code },
+  );
 }
 
 // The query of this table's rules sheet: its rules, and whether hints are on.
@@ -244,7 +264,19 @@ function buildOptionsForm(io) {
       text: t("Suggest shows a player the play the normal computer player would make from their own view."),
     }),
   );
-  form.replaceChildren(presetBox, ...rows, timerRow, hintsRow);
+  const programsRow = el(
+    "div",
+    { class: "option option-bool", "data-option": "programs" },
+    el("input", {
+      type: "checkbox",
+      id: "option-programs",
+      "aria-describedby": "option-programs-help",
+      onchange: (event) => sendOptions(io, null, undefined, undefined, event.target.checked),
+    }),
+    el("label", { for: "option-programs", text: t("Programs may take the empty seats") }),
+    el("p", { class: "hint", id: "option-programs-help" }),
+  );
+  form.replaceChildren(presetBox, ...rows, timerRow, hintsRow, programsRow);
   optionsBuilt = true;
 }
 
@@ -271,7 +303,13 @@ function renderOptions(io) {
     if (!optionsBuilt) buildOptionsForm(io);
     // The controls show the table's options as the server last told them; a change the host
     // just made stays shown until the server's answer (a refusal puts the old value back).
-    const stamp = JSON.stringify([rules, S.table.turn_timer, S.table.hints, S.optionsRefused]);
+    const stamp = JSON.stringify([
+      rules,
+      S.table.turn_timer,
+      S.table.hints,
+      S.table.programs,
+      S.optionsRefused,
+    ]);
     const form = $("options-form");
     if (stamp === form.dataset.shown) return;
     form.dataset.shown = stamp;
@@ -307,6 +345,10 @@ function renderOptions(io) {
     }
     timer.value = current;
     $("option-hints").checked = S.table.hints !== false;
+    const programs = S.table.programs || { open: false, unavailable: "no_port" };
+    $("option-programs").checked = Boolean(programs.open);
+    $("option-programs").disabled = Boolean(programs.unavailable) && !programs.open;
+    $("option-programs-help").textContent = programsHelp();
     return;
   }
   const items = [

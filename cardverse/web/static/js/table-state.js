@@ -51,6 +51,8 @@ export function seatName(index) {
   if (!seat) return t("Seat %(number)s", { number: index + 1 });
   if (seat.kind === "bot") return t("Computer %(number)s", { number: index + 1 });
   if (seat.kind === "empty" || !seat.name) return t("Seat %(number)s", { number: index + 1 });
+  // a program through the UECda port (docs/uecda.md section 10) is marked wherever it is named
+  if (seat.program) return t("%(name)s (program)", { name: seat.name });
   return seat.name;
 }
 
