@@ -389,3 +389,32 @@ def test_cli_plays_a_match_and_exits_0(capsys: pytest.CaptureFixture[str]) -> No
     assert codes == [0] * 5
     out = capsys.readouterr().out
     assert out.count(": 2 games,") == 5 and "0 plays refused" in out
+
+
+# -- the strength bench ---------------------------------------------------------------------
+
+
+def test_the_strength_bench_skips_itself_without_the_sources(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "bench" / "uecda_strength.py"
+    spec = importlib.util.spec_from_file_location("uecda_strength", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    SOURCES_VARIABLE, main, read_places, wilson = (
+        bench.SOURCES_VARIABLE,
+        bench.main,
+        bench.read_places,
+        bench.wilson,
+    )
+    monkeypatch.delenv(SOURCES_VARIABLE, raising=False)
+    assert main(["--out", str(tmp_path / "out.json")]) == 0
+    assert SOURCES_VARIABLE in capsys.readouterr().out
+    assert not (tmp_path / "out.json").exists()
+    low, high = wilson(50, 100)
+    assert round(low, 3) == 0.404 and round(high, 3) == 0.596
+    log = "%-----%palyer_name% a b c d e\n%00000%result% 04123\n%00001%result% 10234\n"
+    assert read_places(log) == [[0, 4, 1, 2, 3], [1, 0, 2, 3, 4]]
