@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 import socket
 import struct
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -346,10 +347,17 @@ def replay(game: GameState, rules: Rules) -> Position | None:
 
 
 def build_view(
-    game: GameState, rules: Rules, legal_ref: list[int], seen: tuple[ExchangeSeen, ...]
+    game: GameState,
+    rules: Rules,
+    legal_ref: list[int],
+    seen: tuple[ExchangeSeen, ...],
+    paths: Counter[str] | None = None,
 ) -> PlayerView | None:
     """The view of our turn for the bot, with the plays both referees accept; None when our
-    rules cannot hold the position."""
+    rules cannot hold the position. ``paths`` counts how the view was made: ``replayed`` (the
+    whole game replayed to this position), ``rebuilt`` (the trick rebuilt from the play that
+    stands) or ``none``."""
+    paths = paths if paths is not None else Counter()
     seat_of = game.seat_of
     me = seat_of[game.me]
     counts = [game.counts[p] for p in game.seats]
@@ -373,12 +381,14 @@ def build_view(
             and candidate.last_seat == top_seat
         ):
             round_ = candidate
+            paths["replayed"] += 1
     else:
         for _, move, cards in game.events:
             if move != PASS:
                 discarded |= cards
     if round_ is None:
         if game.top is not None and game.top_move is None:
+            paths["none"] += 1
             return None
         trick: list[tuple[int, int]] = []
         if game.top is not None and game.top_move is not None:
@@ -402,7 +412,9 @@ def build_view(
                 )
             )
         except PositionError:
+            paths["none"] += 1
             return None
+        paths["rebuilt"] += 1
         # the replayed history keeps only what our referee could follow: the rest is seen
         history_cards = 0
         for _, _, move in history:
@@ -415,6 +427,7 @@ def build_view(
     ours = set(round_.legal_moves()) if round_.turn == me else set()
     legal = tuple(move for move in legal_ref if move in ours)
     if not legal:
+        paths["none"] += 1
         return None
     places = [-1] * PLAYERS
     for index, seat in enumerate(finished):
@@ -467,6 +480,7 @@ class Player:
         self.rules = rules
         self.log = log or (lambda line: None)
         self.fallbacks = 0  # turns the policy decided because no view could be built
+        self.paths: Counter[str] = Counter()  # how each view was built (build_view)
         self.decisions = 0
 
     def give_back(self, game: GameState, count: int) -> int:
@@ -531,7 +545,7 @@ class Player:
             return legal_ref[0]
         if board.top is not None and game.top_player == game.me:
             return PASS  # asked to cover our own play: passing ends the trick and we lead
-        view = build_view(game, self.rules, legal_ref, self._seen(game))
+        view = build_view(game, self.rules, legal_ref, self._seen(game), self.paths)
         if view is not None:
             try:
                 move = self.bot.choose(view)
@@ -720,7 +734,8 @@ def run_client(
         sock.close()
     out.write(
         f"player {report.number}: {report.games} games, {report.turns} turns, "
-        f"{report.refused} plays refused, {report.fallbacks} decided by the policy\n"
+        f"{report.refused} plays refused, {report.fallbacks} decided by the policy; views "
+        f"{dict(sorted(player.paths.items()))}\n"
     )
     out.flush()
     return report
