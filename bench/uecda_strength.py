@@ -52,6 +52,8 @@ FUJI_VARIABLE = "CARDVERSE_FUJIGOKORO_SOURCES"
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 POINTS = (5, 4, 3, 2, 1)
+#: the handshake names of our programs, by label (the sample clients use their label)
+NAME_OF = {"hard": "cvhard", "normal": "cvnormal"}
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -171,8 +173,9 @@ def play_match(
     logs = sorted((folder / "logs").glob("*.log"))
     if not logs:
         raise SystemExit(f"uecda_strength: the server wrote no log in {folder / 'logs'}")
-    places = read_places(logs[-1].read_text(encoding="latin-1"))
-    labels = [label for label, _ in programs]
+    text = logs[-1].read_text(encoding="latin-1")
+    places = read_places(text)
+    labels = player_labels(read_names(text), [label for label, _ in programs])
     results: dict[str, Any] = {}
     for number, label in enumerate(labels):
         if label.startswith("sample"):
@@ -180,10 +183,15 @@ def play_match(
         got = [order.index(number) for order in places]
         firsts = sum(1 for place in got if place == 0)
         low, high = wilson(firsts, len(got))
+        points = [POINTS[p] for p in got]
+        mean = sum(points) / max(len(points), 1)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in points) / max(len(points) - 1, 1))
+        margin = 1.96 * spread / math.sqrt(max(len(points), 1))
         results[label] = {
             "player": number,
             "games": len(got),
-            "mean_points": round(sum(POINTS[p] for p in got) / max(len(got), 1), 4),
+            "mean_points": round(mean, 4),
+            "mean_points_95": [round(mean - margin, 4), round(mean + margin, 4)],
             "first_rate": round(firsts / max(len(got), 1), 4),
             "first_rate_95": [round(low, 4), round(high, 4)],
             "places": [sum(1 for p in got if p == k) for k in range(5)],
@@ -195,6 +203,27 @@ def play_match(
         "players": samples,
     }
     return {"match": name, "games": len(places), "seconds": round(seconds, 1), "results": results}
+
+
+def read_names(log: str) -> list[str]:
+    """The names of players 0-4 as the server logged them (its header line)."""
+    found = re.search(r"^%-----%palyer_name%\s*(.*)$", log, re.MULTILINE)
+    return found.group(1).split() if found else []
+
+
+def player_labels(names: list[str], labels: list[str]) -> list[str]:
+    """Each player number's label: ours and the sample clients are told by the name they gave
+    (the server numbers players in the order it accepts them, which a slow start may change);
+    the one program that names itself (FujiGokoro) takes the number left."""
+    by_name = {NAME_OF.get(label, label): label for label in labels}
+    out = [by_name.get(name[:9], "") for name in names]
+    if len(out) != len(labels):
+        return labels
+    left = [label for label in labels if label not in out]
+    for index, label in enumerate(out):
+        if not label and left:
+            out[index] = left.pop(0)
+    return out
 
 
 def read_places(log: str) -> list[list[int]]:
@@ -242,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def ours(level: str, seed: int) -> Program:
         command = [PYTHON, "-m", "cardverse", "uecda", "client", "--bot", level]
-        command += ["--name", f"cv{level}", "--seed", str(seed), "--host", "127.0.0.1"]
+        command += ["--name", NAME_OF[level], "--seed", str(seed), "--host", "127.0.0.1"]
         if level == "hard":
             command += ["--time-limit", str(args.time_limit)]
         return level, lambda port: [*command, "--port", str(port)]
@@ -290,8 +319,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  sample clients: mean points {figures['mean_points']}")
                 continue
             low, high = figures["first_rate_95"]
+            m_low, m_high = figures["mean_points_95"]
             print(
-                f"  {label} (player {figures['player']}): mean points {figures['mean_points']}, "
+                f"  {label} (player {figures['player']}): mean points {figures['mean_points']} "
+                f"(95%: {m_low:.2f}-{m_high:.2f}), "
                 f"first {figures['first_rate']:.1%} (95%: {low:.1%}-{high:.1%}), "
                 f"places {figures['places']}"
             )

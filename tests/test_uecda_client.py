@@ -418,3 +418,13 @@ def test_the_strength_bench_skips_itself_without_the_sources(
     assert round(low, 3) == 0.404 and round(high, 3) == 0.596
     log = "%-----%palyer_name% a b c d e\n%00000%result% 04123\n%00001%result% 10234\n"
     assert read_places(log) == [[0, 4, 1, 2, 3], [1, 0, 2, 3, 4]]
+    assert bench.read_names(log) == ["a", "b", "c", "d", "e"]
+    labels = ["hard", "fujigokoro", "sample0", "sample1", "sample2"]
+    names = ["sample0", "cvhard", "lilovyy", "sample1", "sample2"]
+    assert bench.player_labels(names, labels) == [
+        "sample0",
+        "hard",
+        "fujigokoro",
+        "sample1",
+        "sample2",
+    ]
