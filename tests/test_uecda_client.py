@@ -428,3 +428,10 @@ def test_the_strength_bench_skips_itself_without_the_sources(
         "sample1",
         "sample2",
     ]
+
+
+def test_the_transcript_check_catches_a_lead_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay's check is not empty: a client that always passes is caught on its leads."""
+    monkeypatch.setattr(Player, "play", lambda self, game: PASS)
+    with pytest.raises(AssertionError, match="a pass on an empty trick"):
+        replay_transcript(DATA / "session-player0.uect.gz", "easy")
