@@ -135,7 +135,7 @@ def add_uecda_parser(subparsers: Any) -> None:
     """Add ``uecda`` (``serve``, ``check``, ``client``) to the command line's sub-commands."""
     parser = subparsers.add_parser(
         "uecda",
-        help="the UECda tournament protocol: serve a match, check a tndhms log, play as a program",
+        help="the UECda tournament protocol: serve a match to five programs, check a tndhms log",
         description="The UECda computer Dai Fugō tournament's protocol (docs/uecda.md).",
     )
     sub = parser.add_subparsers(

@@ -54,7 +54,7 @@ from ..engine import (
 from ..engine.cards import RED_JOKER, cards_of, deck_mask, parse_card
 from ..engine.movegen import give_moves
 from ..engine.plays import CARDS_MASK
-from ..engine.positions import Known, PositionError, placeholder, round_from_known
+from ..engine.positions import Known, PositionError, round_from_known
 from .check import ReferenceTrick, RefPlay, analyse
 from .tables import (
     TABLE_BYTES,
@@ -153,7 +153,8 @@ class Board:
 def _lead_candidates(hand: int, rules: Rules) -> list[int]:
     """Every play of ``hand`` on an empty trick under our rules (sets, sets of five, straights,
     the lone joker; the joker's namings each once)."""
-    hands = [hand] + [placeholder(1)] * (rules.players - 1)
+    other = next(c for c in range(54) if not hand >> c & 1)  # any card not in the hand
+    hands = [hand] + [1 << other] * (rules.players - 1)
     round_ = Round(rules, hands, 0)
     return [move for move in round_.legal_moves() if move != PASS]
 
