@@ -81,6 +81,8 @@ bench: $(COMPILED) $(BENCH_STAMP)
 	$(BIN)/python -m bench.soak --tables 50 --duration 600
 	bash scripts/ensure-services.sh
 	$(BIN)/python -m bench.cluster_bench --tables 250 1000 --duration 15 --kills 20 --repeat 3
+	# skipped with a message unless CARDVERSE_UECDA_SOURCES is set (docs/uecda.md, section 12)
+	$(BIN)/python -m bench.uecda_strength --games 500
 
 clean:
 	-$(BIN)/python scripts/build_compiled.py --clean

@@ -1,6 +1,7 @@
-"""``cardverse uecda``: the UECda bridge's sub-commands (docs/uecda.md, sections 8 and 9):
-``serve``, a UECda-protocol server that plays a match under the ``uecda`` preset, and ``check``,
-the reference server's recorded games replayed through our ``uecda`` referee."""
+"""``cardverse uecda``: the UECda bridge's sub-commands (docs/uecda.md, sections 8, 9 and 11):
+``serve``, a UECda-protocol server that plays a match under the ``uecda`` preset, ``check``,
+the reference server's recorded games replayed through our ``uecda`` referee, and ``client``,
+one of our computer players as a UECda program."""
 
 from __future__ import annotations
 
@@ -106,8 +107,32 @@ def cmd_uecda_check(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: T
     return EXIT_ILLEGAL if report.unexplained else EXIT_OK
 
 
+def cmd_uecda_client(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    from .client import ClientError, run_client
+
+    try:
+        run_client(
+            args.host,
+            args.port,
+            args.name or f"cv-{args.bot}",
+            args.bot,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            playouts=args.playouts,
+            out=out,
+            err=err,
+        )
+    except ClientError as error:
+        print(f"cardverse uecda client: {error}", file=err)
+        return EXIT_ILLEGAL
+    except KeyboardInterrupt:
+        print("cardverse uecda client: interrupted", file=err)
+        return 130
+    return EXIT_OK
+
+
 def add_uecda_parser(subparsers: Any) -> None:
-    """Add ``uecda`` (and its ``serve``) to the command line's sub-commands."""
+    """Add ``uecda`` (``serve``, ``check``, ``client``) to the command line's sub-commands."""
     parser = subparsers.add_parser(
         "uecda",
         help="the UECda tournament protocol: serve a match to five programs, check a tndhms log",
@@ -189,6 +214,43 @@ def add_uecda_parser(subparsers: Any) -> None:
         help="unexplained cases shown in detail in the summary (5)",
     )
     check.set_defaults(handler=cmd_uecda_check)
+    client = sub.add_parser(
+        "client",
+        help="play in a UECda server's match as one of our computer players",
+        description=(
+            "Connect to a UECda server (the reference tndhms, cardverse uecda serve, or any "
+            "server of protocol 20070) as one program and play its games with one of "
+            "CardVerse's computer players until the server's all-over code. The client plays "
+            "the server's rules as the tables show them and sends only plays the reference "
+            "accepts. Exit status 0 when the match ended, 1 when the connection failed or the "
+            "server broke the protocol (the message says which). docs/uecda.md, section 11."
+        ),
+    )
+    client.add_argument("--host", default="127.0.0.1", help="the server's address (127.0.0.1)")
+    client.add_argument("--port", type=_port, default=42485, help="the server's port (42485)")
+    client.add_argument(
+        "--name", default="", help="the name in the handshake (cv-LEVEL; 14 characters kept)"
+    )
+    client.add_argument(
+        "--bot", choices=("easy", "normal", "hard"), default="normal", help="the player (normal)"
+    )
+    client.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    client.add_argument(
+        "--time-limit",
+        type=_seconds(False),
+        default=None,
+        metavar="SECONDS",
+        help="hard: the search's time per decision (1 s by default)",
+    )
+    client.add_argument(
+        "--playouts",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="hard: playouts per decision (deterministic for a seed); with --time-limit, "
+        "whichever ends first",
+    )
+    client.set_defaults(handler=cmd_uecda_client)
 
 
 register_command(add_uecda_parser)
