@@ -265,7 +265,7 @@ def test_uecda_preset_page_shows_its_options(client: TestClient) -> None:
     rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td><td>(.*?)</td></tr>", html)
     by_option = {row[0]: row[1:] for row in rows}
     assert by_option["Straight cover"] == ("Higher top", "All cards higher")  # R41
-    assert by_option["Suit lock"] == ("Off", "With jokers")  # R44
+    assert by_option["Suit lock"] == ("Off", "Jokers too")  # R44
     assert by_option["Spade three"] == ("Off", "Also over a lock")  # R45
     assert by_option["Same lead every round"] == ("Off", "On")  # R46
     assert by_option["Straight revolution"] == ("Off", "5 cards or more")  # R42

@@ -901,14 +901,14 @@ OTHER_PAGE_FACTS: dict[str, list[str]] = {
     ],
     "/rules/suit-lock": [
         # R44: jokers name a suit, any play may start or keep a lock, a lone joker has no suit
-        "The option has two values. “Natural cards” is the rule above. With “With jokers”, a "
+        "The option has two values. “Natural cards” is the rule above. With “Jokers too”, a "
         "joker in a set or a straight stands for a card of a suit as well as a rank: its player "
         "names both. The suits of a play are then the suits of all its cards, jokers included, "
         "and any play may start or keep a lock: a lock starts whenever a play has exactly the "
         "suits of the play it covers.",
         "A joker played alone has no suit: it neither starts a lock nor breaks one.",
         "Natural cards",
-        "With jokers",
+        "Jokers too",
     ],
     "/rules/spade-three": [
         # R45 (over_lock) against R40 (on: the lock binds the 3 of spades)

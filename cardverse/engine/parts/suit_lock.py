@@ -157,7 +157,7 @@ class SuitLock(Part):
             ),
             SheetLine(N_("Everyone sees whether a lock is in force, and on which suits.")),
         ),
-        values=((True, N_("Natural cards")), (WITH_JOKERS, N_("With jokers"))),
+        values=((True, N_("Natural cards")), (WITH_JOKERS, N_("Jokers too"))),
     )
     house_rule = True
     reports = (LOCK,)
