@@ -94,22 +94,27 @@ class RoundLog:
     def add(self, events: list[dict[str, Any]]) -> list[str]:
         """Keep ``events``; returns the JSON text of each (as it may be sent again)."""
         made: list[str] = []
-        for event in events:
-            kind = event.get("event")
-            if kind == "game_started":
-                self._text, self._starts = "", array("I")
-            elif kind == "round_started":
-                last = self._text[self._starts[-1] :] if self._starts else ""
-                if last.startswith(_GAME_STARTED):  # the game's start stays before round 1
-                    self._text, self._starts = last, array("I", [0])
-                else:
-                    self._text, self._starts = "", array("I")
-            text = _dumps(event)
-            if self._text:
-                self._text += ","
-            self._starts.append(len(self._text))
-            self._text += text
-            made.append(text)
+        # The log's only reference is the local one while it grows (in place, not copied).
+        log, self._text = self._text, ""
+        try:
+            for event in events:
+                kind = event.get("event")
+                if kind == "game_started":
+                    log, self._starts = "", array("I")
+                elif kind == "round_started":
+                    last = log[self._starts[-1] :] if self._starts else ""
+                    if last.startswith(_GAME_STARTED):  # the game's start stays before round 1
+                        log, self._starts = last, array("I", [0])
+                    else:
+                        log, self._starts = "", array("I")
+                text = _dumps(event)
+                if log:
+                    log += ","
+                self._starts.append(len(log))
+                log += text
+                made.append(text)
+        finally:
+            self._text = log
         return made
 
     @property
