@@ -338,7 +338,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
-_scan_once = json.JSONDecoder().scan_once
+# the decoder's own scanner (set in its constructor; typeshed does not name it)
+_scan_once: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _loads(text: str) -> Any:
