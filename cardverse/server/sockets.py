@@ -103,9 +103,8 @@ class WsConnection:
                 self.abort("unread", "it does not read its messages")
 
     def send(self, text: str) -> None:
-        if self.closing:
-            return
-        self._put(text)
+        if not self.closing and not self._held.hold(text):
+            self._write(text)
 
     def send_committed(self, text: str) -> None:
         """A frame whose changes are durable already (a linked table's, which its owner sent

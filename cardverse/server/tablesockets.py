@@ -42,6 +42,9 @@ CLOSE_PROTOCOL_ERROR = 1002
 CLOSE_BAD_DATA = 1007  # a text message that is not UTF-8
 READ_BUFFER = 2048  # picows grows it when a frame needs more (messages here are small)
 
+_TEXT = WSMsgType.TEXT
+_MESSAGES = (WSMsgType.TEXT, WSMsgType.BINARY)  # a text or binary frame
+
 #: The first bytes of a text frame of fewer than 126 bytes (FIN, text, its length).
 _SHORT_HEADS = tuple(bytes((0x81, size)) for size in range(126))
 # The last text frame made, kept to be written again as it is: a change's frame common to
@@ -121,9 +124,9 @@ class TableSocket(WSListener):
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
         self.heard = True
         kind = frame.msg_type
-        if kind == WSMsgType.TEXT or kind == WSMsgType.BINARY:
+        if kind in _MESSAGES:
             if frame.fin and self._fragments is None:
-                if kind == WSMsgType.TEXT:
+                if kind == _TEXT:
                     try:
                         text = frame.get_payload_as_utf8_text()
                     except UnicodeDecodeError:
