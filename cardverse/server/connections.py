@@ -124,7 +124,9 @@ def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicor
         from .sockets import socket_server
 
         serve = socket_server(state)
-        hub = SocketHub(serve, limits.ws_ping_interval, limits.ws_ping_timeout, max_size)
+        table_settings = state.service.settings
+        idle = (table_settings.ws_idle_timeout, table_settings.standby_timeout)
+        hub = SocketHub(serve, limits.ws_ping_interval, limits.ws_ping_timeout, max_size, idle)
     protocol = type(
         "TimedH11Protocol",
         (TimedH11Protocol,),

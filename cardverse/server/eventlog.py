@@ -29,6 +29,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -451,7 +452,7 @@ class HeldMessages:
         if self._items is None or self._ticket != ticket:
             items: list[Any] = []
             self._items, self._ticket = items, ticket
-            store.after_commit(lambda: self._released(items))
+            store.after_commit(partial(self._released, items))
         self._items.append(item)
         return True
 

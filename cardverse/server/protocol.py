@@ -292,7 +292,7 @@ def parse_client_message(text: str) -> _Client:
             limit=MAX_NESTING,
         )
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except (ValueError, RecursionError) as error:
         detail = getattr(error, "msg", None) or (
             "too deeply nested" if isinstance(error, RecursionError) else "a number is too long"
@@ -340,11 +340,29 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
+# the decoder's own scanner (set in its constructor; typeshed does not name it)
+_scan_once: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)``: a message that is one JSON value with no space around it (as
+    clients send them) is read by the decoder's scanner itself; anything else, and every
+    error, goes through ``json.loads``."""
+    try:
+        value, end = _scan_once(text, 0)
+    except StopIteration:
+        return json.loads(text)  # (its own error)
+    if end != len(text):
+        return json.loads(text)
+    return value
+
+
 def nesting_depth(text: str) -> int:
     """How deep the arrays and objects of JSON ``text`` nest (read without parsing it, so
     that nothing recursive ever meets a deeper message than :data:`MAX_NESTING`)."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
-        return text.count("[") + text.count("{")  # at most this deep: no need to look
+    brackets = text.count("[") + text.count("{")
+    if brackets <= MAX_NESTING:
+        return brackets  # at most this deep: no need to look
     depth = deepest = 0
     for match in _STRING_OR_BRACKET.finditer(text):
         bracket = match.group()

@@ -75,7 +75,7 @@ class WsConnection:
         self.aborted = False
         self._paused_writes: int | None = None  # messages written while the socket is full
         self._stall: asyncio.TimerHandle | None = None
-        self._idle: asyncio.TimerHandle | None = None
+        self._idle = False  # its idle time is watched (see arm_idle)
         sock.conn = self
 
     def _put(self, item: str | tuple[int, str]) -> None:
@@ -103,9 +103,8 @@ class WsConnection:
                 self.abort("unread", "it does not read its messages")
 
     def send(self, text: str) -> None:
-        if self.closing:
-            return
-        self._put(text)
+        if not self.closing and not self._held.hold(text):
+            self._write(text)
 
     def send_committed(self, text: str) -> None:
         """A frame whose changes are durable already (a linked table's, which its owner sent
@@ -161,21 +160,22 @@ class WsConnection:
     # -- reading, once the table is attached ---------------------------------------------------
 
     def arm_idle(self) -> None:
-        """One idle timer a connection, not moved for every message: when it goes off it
-        looks at when the last message came (the rate limit's clock) and either closes the
-        connection or sets itself for the rest of the time."""
+        """From now on the connection is closed once it has sent no message for too long (the
+        rate limit's clock says when the last one came). No timer of its own: the socket hub's
+        sweep asks every connection (:meth:`check_idle`)."""
+        self._idle = True
+        self.check_idle(time.monotonic())
+
+    def check_idle(self, now: float) -> None:
+        """Close the connection if its last message came too long before ``now``."""
+        if not self._idle or self.closing:
+            return
         settings = self.settings
         wait = settings.standby_timeout if self.standby else settings.ws_idle_timeout
-        if wait is None or self.closing:
-            self._idle = None
-            return
-        left = self.limit.last + wait - time.monotonic()
-        if left <= 0:
-            self._idle = None
+        if wait is not None and now - self.limit.last >= wait:
+            self._idle = False
             self.close(P.CLOSE_IDLE, "no message for too long")
             self._end()
-            return
-        self._idle = asyncio.get_running_loop().call_later(left, self.arm_idle)
 
     def on_message(self, text: Incoming) -> None:
         """One message from the client (None: the connection is gone)."""
@@ -218,15 +218,13 @@ class WsConnection:
         if self.table is not None:
             self.table.detach(self)
         self.finish()
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
+        self._idle = False
 
     def _stop_timers(self) -> None:
-        for timer in (self._stall, self._idle):
-            if timer is not None:
-                timer.cancel()
-        self._stall = self._idle = None
+        if self._stall is not None:
+            self._stall.cancel()
+        self._stall = None
+        self._idle = False
 
 
 def _ignore(item: Incoming) -> None:

@@ -26,4 +26,17 @@ def watch_id_for(table_id: str) -> str:
     return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
 
 
-SPECTATOR_OWN = '"seat":null,"hand":[],"exchange":[],"gives":[],"legal_moves":[]'
+def _spectator_own() -> str:
+    """A spectator's own view members: the engine's encoding of a seat's own view that holds
+    nothing (no hand, no exchange, no passes, no legal move), with ``seat`` null."""
+    import json
+
+    from ..engine.views import SeatView
+
+    own = SeatView(seat=-1, hand=0, exchange=(), gives=(), legal_moves=()).to_json()
+    own["seat"] = None
+    return json.dumps(own, separators=(",", ":"))[1:-1]
+
+
+#: A spectator's own view members (JSON object members, no braces), made once.
+SPECTATOR_OWN = _spectator_own()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -40,6 +41,9 @@ CLOSE_TOO_BIG = 1009
 CLOSE_PROTOCOL_ERROR = 1002
 CLOSE_BAD_DATA = 1007  # a text message that is not UTF-8
 READ_BUFFER = 2048  # picows grows it when a frame needs more (messages here are small)
+
+_TEXT = WSMsgType.TEXT
+_MESSAGES = (WSMsgType.TEXT, WSMsgType.BINARY)  # a text or binary frame
 
 #: The first bytes of a text frame of fewer than 126 bytes (FIN, text, its length).
 _SHORT_HEADS = tuple(bytes((0x81, size)) for size in range(126))
@@ -120,9 +124,9 @@ class TableSocket(WSListener):
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
         self.heard = True
         kind = frame.msg_type
-        if kind == WSMsgType.TEXT or kind == WSMsgType.BINARY:
+        if kind in _MESSAGES:
             if frame.fin and self._fragments is None:
-                if kind == WSMsgType.TEXT:
+                if kind == _TEXT:
                     try:
                         text = frame.get_payload_as_utf8_text()
                     except UnicodeDecodeError:
@@ -339,6 +343,7 @@ class SocketHub:
         ping_interval: float | None,
         ping_timeout: float | None,
         max_size: int,
+        idle_timeouts: tuple[float | None, ...] = (),
     ) -> None:
         self.serve = serve
         self.ping_interval = ping_interval
@@ -346,7 +351,9 @@ class SocketHub:
         self.max_size = max_size
         self.sockets: set[TableSocket] = set()
         self._sweeper: asyncio.TimerHandle | None = None
-        periods = [p for p in (ping_interval, ping_timeout) if p]
+        # The sweep also asks each connection whether it has been idle too long (its own
+        # time-outs, ``idle_timeouts``, are checked to a quarter of the shortest).
+        periods = [p for p in (ping_interval, ping_timeout, *idle_timeouts) if p]
         self.sweep_every = min(periods) / 4 if periods else 0.0
 
     def listener_for(self, request: WSUpgradeRequest) -> TableSocket | None:
@@ -375,15 +382,20 @@ class SocketHub:
 
     def _sweep(self) -> None:
         """The heartbeat: ping a connection silent for ``ping_interval``; close one that has
-        not answered a ping within ``ping_timeout``."""
+        not answered a ping within ``ping_timeout``; and let each connection close itself when
+        it has sent no message for too long (``check_idle``: one timer for all of them)."""
         self._sweeper = None
         if not self.sockets:
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
+        clock = time.monotonic()
         interval, timeout = self.ping_interval, self.ping_timeout
         silent_for = interval / self.sweep_every if interval else None
         for sock in list(self.sockets):
+            conn = sock.conn
+            if conn is not None:
+                conn.check_idle(clock)
             if sock.heard:
                 sock.heard = False
                 sock.silent_sweeps = 0

@@ -137,7 +137,8 @@ class WireViews:
     """Builds the views of one table's game; keeps the current round's history text."""
 
     def __init__(self) -> None:
-        self._told: dict[str, Any] | None = None  # the public fields as last told (changes)
+        # The public fields' values as last told (changes), in the engine's order.
+        self._told: tuple[Any, ...] | None = None
         self._told_v: int | None = None
         self._told_round: object | None = None
         self._told_history = 0  # history entries told in that round
@@ -176,19 +177,21 @@ class WireViews:
             self._played = 0
         starts = self._starts
         entries = round_.history
-        text = self._history
-        for trick, seat, move in entries[len(starts) :]:
-            if move & GIVE:  # a seven pass: every seat sees how many cards, not which (R39)
-                body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
-            else:
-                body = move_text(move, seat)
-                if move != PASS:
-                    self._played |= move & CARDS_MASK
-            if text:
-                text += ","
-            starts.append(len(text))
-            text += '{"trick":' + str(trick) + "," + body[1:]
-        self._history = text
+        if len(entries) > len(starts):
+            # The text's only reference is the local one while it grows (in place, not copied).
+            text, self._history = self._history, ""
+            for trick, seat, move in entries[len(starts) :]:
+                if move & GIVE:  # a seven pass: every seat sees how many cards, not which (R39)
+                    body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
+                else:
+                    body = move_text(move, seat)
+                    if move != PASS:
+                        self._played |= move & CARDS_MASK
+                if text:
+                    text += ","
+                starts.append(len(text))
+                text += '{"trick":' + str(trick) + "," + body[1:]
+            self._history = text
         trick_text = ""
         if with_trick:
             trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
@@ -253,8 +256,12 @@ class WireViews:
             members.append('"rules":' + self._rules_text)
         if told is None:
             members.append(_dumps(rest)[1:-1])
-        else:
-            changed = {key: value for key, value in rest.items() if told.get(key) != value}
+        else:  # (the engine's fields come in one order: the values are compared in pairs)
+            changed = {
+                key: value
+                for (key, value), before in zip(rest.items(), told, strict=True)
+                if value != before
+            }
             if changed:
                 members.append(_dumps(changed)[1:-1])  # one encoding for all of them
         score_key = (len(game.places), game.over)
@@ -262,7 +269,7 @@ class WireViews:
         if told is None or game is not self._told_game or score_key != self._told_score:
             score_text = _dumps(score(game))
         base = self._told_v
-        self._told, self._told_v = rest, v
+        self._told, self._told_v = tuple(rest.values()), v
         self._told_round, self._told_history = game.round, len(starts)
         self._told_trick, self._told_rules, self._told_score = trick, game.rules, score_key
         self._told_game = game

@@ -262,3 +262,45 @@ def test_R26_shared_view_part_holds_only_played_cards() -> None:
     message = {"type": "state", "view": SeatView('"seat":0', leaked)}
     assert json.loads(render(message, 0, game))["code"] == "internal"
     assert share('"trick":[]', game).ok
+
+
+def test_actions_tallied_in_a_loop_turn_reach_the_metrics_at_its_end() -> None:
+    from prometheus_client import REGISTRY
+
+    from cardverse.server import metrics
+
+    def figure(name: str, labels: dict[str, str] | None = None) -> float:
+        return REGISTRY.get_sample_value(name, labels or {}) or 0.0
+
+    kind = {"type": "suggest"}
+    count, total = figure("cardverse_actions_total", kind), figure("cardverse_action_seconds_sum")
+    fast = figure("cardverse_action_seconds_bucket", {"le": "0.0005"})
+    slow = figure("cardverse_action_seconds_bucket", {"le": "0.25"})
+
+    async def turn() -> tuple[float, float]:
+        metrics.observe_action("suggest", 0.0001)
+        metrics.observe_action("suggest", 0.2)
+        during = figure("cardverse_actions_total", kind)
+        await asyncio.sleep(0)  # the turn ends: the tally is added
+        return during, figure("cardverse_actions_total", kind)
+
+    during, after = asyncio.run(turn())
+    assert during == count and after == count + 2
+    assert figure("cardverse_action_seconds_sum") == pytest.approx(total + 0.2001)
+    assert figure("cardverse_action_seconds_bucket", {"le": "0.0005"}) == fast + 1
+    assert figure("cardverse_action_seconds_bucket", {"le": "0.25"}) == slow + 2
+    metrics.observe_action("suggest", 0.0001)  # outside a loop: counted at once
+    assert figure("cardverse_actions_total", kind) == count + 3
+
+
+@pytest.mark.parametrize(
+    "text", ['{"type":"pass","seq":1}', ' {"type":"pass","seq":1} ', '{"type":"pass"}{}', "[1,"]
+)
+def test_client_messages_read_as_json_loads_reads_them(text: str) -> None:
+    def outcome(read: Any) -> Any:
+        try:
+            return read(text)
+        except ValueError as error:
+            return str(error)
+
+    assert outcome(P._loads) == outcome(json.loads)

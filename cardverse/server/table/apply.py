@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engine import Action, Game, Phase, mask_names, rules_from_dict, to_move
+from ...engine import Game, Phase, mask_names, rules_from_dict
 from ...notation import record_to_json
 from ...tabletalk.narrate import protocol_events
 from ...tabletalk.story import AwayLog, final_titles
+from .moves import move_of
 from .state import STAND_IN_LEVEL, Seat, TableState
 
 
@@ -203,9 +204,7 @@ def _move(state: TableState, data: dict[str, Any], out: Outcome) -> None:
     assert game is not None
     seat = data["seat"]
     action = data["action"]
-    move = to_move(
-        Action(action["action"], tuple(action.get("cards", ())), dict(action.get("jokers", {})))
-    )
+    move = move_of(action["action"], tuple(action.get("cards", ())), action.get("jokers") or {})
     if data.get("actor") == "auto":
         state.away.record(seat, game.round_number, action)
     exchanging = game.phase is Phase.EXCHANGE

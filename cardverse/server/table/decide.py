@@ -14,9 +14,10 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from ...engine import Action, ActionFormatError, OptionsError, from_move, rules_from_dict, to_move
+from ...engine import ActionFormatError, OptionsError, rules_from_dict
 from .. import protocol as P
 from ..protocol import ProtocolError
+from .moves import action_of, move_of
 from .state import Seat, TableState, token_hash
 
 Event = tuple[str, dict[str, Any]]
@@ -107,10 +108,10 @@ def move(state: TableState, index: int, message: Any) -> Event:
     game = state.game
     if state.phase != "playing" or game is None:
         raise ProtocolError("no_game", "no game is being played at this table")
-    cards: list[str] = list(getattr(message, "cards", []))
-    jokers: dict[str, str] = dict(getattr(message, "jokers", {}) or {})
+    cards: tuple[str, ...] = tuple(getattr(message, "cards", ()))
+    jokers: dict[str, str] = getattr(message, "jokers", None) or {}
     try:
-        chosen = to_move(Action(message.type, tuple(cards), jokers))
+        chosen = move_of(message.type, cards, jokers)
     except ActionFormatError as error:
         raise ProtocolError("bad_action", str(error)) from None
     refusal = game.check(index, chosen)
@@ -122,7 +123,7 @@ def move(state: TableState, index: int, message: Any) -> Event:
 def move_event(index: int, chosen: int, seq: int | None, actor: str) -> Event:
     data: dict[str, Any] = {
         "seat": index,
-        "action": from_move(chosen).to_json(with_seat=False),
+        "action": action_of(chosen),
         "actor": actor,
     }
     if seq is not None:

@@ -126,7 +126,7 @@ class Room:
         the older ones are folded again from the stored log."""
         state = self.state
         if state.records_made <= len(state.recent_records):
-            return list(state.recent_records)
+            return state.kept_records()
         return _all_records(self.service.store, self.id, self.settings.turn_timer)
 
     def summary(self) -> dict[str, Any]:
@@ -444,7 +444,7 @@ def _all_records(store: EventStore, table_id: str, turn_timer: float | None) -> 
         out.notices.clear()
         if state.records_made > made:
             made = state.records_made
-            records.append(state.recent_records[-1])
+            records.append(state.latest_record())
     return records
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import zlib
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -97,22 +98,27 @@ class RoundLog:
     def add(self, events: list[dict[str, Any]]) -> list[str]:
         """Keep ``events``; returns the JSON text of each (as it may be sent again)."""
         made: list[str] = []
-        for event in events:
-            kind = event.get("event")
-            if kind == "game_started":
-                self._text, self._starts = "", array("I")
-            elif kind == "round_started":
-                last = self._text[self._starts[-1] :] if self._starts else ""
-                if last.startswith(_GAME_STARTED):  # the game's start stays before round 1
-                    self._text, self._starts = last, array("I", [0])
-                else:
-                    self._text, self._starts = "", array("I")
-            text = _dumps(event)
-            if self._text:
-                self._text += ","
-            self._starts.append(len(self._text))
-            self._text += text
-            made.append(text)
+        # The log's only reference is the local one while it grows (in place, not copied).
+        log, self._text = self._text, ""
+        try:
+            for event in events:
+                kind = event.get("event")
+                if kind == "game_started":
+                    log, self._starts = "", array("I")
+                elif kind == "round_started":
+                    last = log[self._starts[-1] :] if self._starts else ""
+                    if last.startswith(_GAME_STARTED):  # the game's start stays before round 1
+                        log, self._starts = last, array("I", [0])
+                    else:
+                        log, self._starts = "", array("I")
+                text = _dumps(event)
+                if log:
+                    log += ","
+                self._starts.append(len(log))
+                log += text
+                made.append(text)
+        finally:
+            self._text = log
         return made
 
     @property
@@ -141,14 +147,24 @@ class TableState:
     seed: int = 0
     v: int = 0  # changes to the game so far (a stamp for states and pending bot moves)
     records_made: int = 0  # finished games' records so far ...
-    recent_records: list[str] = field(default_factory=list)  # ... the last RECORDS_KEPT
+    # ... the last RECORDS_KEPT, each compressed (a record's JSON text is about 3.4 KB, 0.55
+    # compressed: the records are most of a long-lived table's memory otherwise)
+    recent_records: list[bytes] = field(default_factory=list)
     story: RoundLog = field(default_factory=lambda: RoundLog())  # the round's events so far
     away: AwayLog = field(default_factory=AwayLog)  # what stand-ins did for absent people
 
     def keep_record(self, record: str) -> None:
-        self.recent_records.append(record)
+        self.recent_records.append(zlib.compress(record.encode("utf-8")))
         del self.recent_records[:-RECORDS_KEPT]
         self.records_made += 1
+
+    def kept_records(self) -> list[str]:
+        """The records kept in memory (the last :data:`RECORDS_KEPT`), oldest first."""
+        return [zlib.decompress(record).decode("utf-8") for record in self.recent_records]
+
+    def latest_record(self) -> str:
+        """The last finished game's record."""
+        return zlib.decompress(self.recent_records[-1]).decode("utf-8")
 
     def lobby_snapshot(self) -> dict[str, Any]:
         return {
@@ -191,7 +207,7 @@ class TableState:
             "v": self.v,
             "left": [s.index for s in self.seats if s.auto == "left"],
             "records_made": self.records_made,
-            "recent_records": list(self.recent_records),
+            "recent_records": self.kept_records(),
             "story": list(self.story.events),
             "game": None if game is None else _game_form(game),
         }
