@@ -582,6 +582,11 @@ class Upkeep:
             if owner is not None:
                 await self.leases.release(table_id, holder=owner)
             if table_id not in service.tables and await self.leases.acquire(table_id):
+                if service.store.status(table_id) != "live":
+                    # The scan read the table as live just before its owner unloaded it (the
+                    # status is written before the lease is given up): it is no orphan.
+                    await self.leases.release(table_id)
+                    continue
                 try:
                     self.cluster.load(table_id)
                 except Exception:

@@ -470,6 +470,50 @@ def test_idle_tables_leave_memory_and_the_next_process_loads_them(
 
 
 @pytest.mark.timeout(120)
+def test_a_table_unloaded_while_the_orphan_scan_read_it_as_live_is_not_taken_over(
+    tmp_path: Path, pg_dsn: str, redis_server: Any
+) -> None:
+    """The scan reads the live tables, then their leases: a table its owner unloaded in between
+    (status idle, lease given up) is no orphan, and the scan leaves it where it is."""
+    import redis
+    from server_support import ServerThread
+
+    settings = {
+        "database": pg_dsn,
+        "redis": redis_server.url,
+        "idle_unload": 0.3,
+        "sweep_interval": 0.1,
+        "orphan_scan": 0.1,
+    }
+    with (
+        ServerThread(tmp_path / "a", **settings) as first,
+        ServerThread(tmp_path / "b", **settings) as second,
+    ):
+        table_id = create_table(first.http, rules={"preset": "standard", "players": 3})["table_id"]
+        lease = redis.Redis.from_url(redis_server.url)
+        deadline = time.monotonic() + 20
+        while table_id in first.service.tables or lease.exists(f"cardverse:lease:{table_id}"):
+            assert time.monotonic() < deadline, "the idle table stayed in memory"
+            time.sleep(0.05)
+        assert first.service.store.status(table_id) == "idle"
+        scans: list[float] = []
+
+        async def stale_read() -> list[str]:  # what a read a moment before the unload saw
+            scans.append(time.monotonic())
+            return [table_id]
+
+        second.service.store.live_tables = stale_read
+        deadline = time.monotonic() + 20
+        while len(scans) < 5:
+            assert time.monotonic() < deadline, "the second process did not scan"
+            time.sleep(0.05)
+        assert table_id not in second.service.tables and table_id not in first.service.tables
+        assert not lease.exists(f"cardverse:lease:{table_id}")
+        assert first.service.store.status(table_id) == "idle"
+        lease.close()
+
+
+@pytest.mark.timeout(120)
 def test_an_invite_code_made_on_one_process_is_found_on_another_that_holds_no_copy(
     tmp_path: Path, pg_dsn: str, redis_server: Any
 ) -> None:
