@@ -98,12 +98,14 @@ function renderSeats(io) {
       );
     }
     if (tablePhase() !== "playing") buttons.push(...lobbySeatControls(seat, io));
+    // the tags go under the name: beside it, with the host's controls, they left a short name
+    // too little room and it broke inside a word
+    if (tags.length) who.append(el("span", { class: "seat-tags" }, tags));
     return el(
       "li",
       { class: `seat seat-${seat.kind}${index === S.seat ? " seat-mine" : ""}` },
       el("span", { class: "seat-number", text: t("Seat %(number)s", { number: index + 1 }) }),
       who,
-      el("span", { class: "seat-tags" }, tags),
       buttons.length ? el("span", { class: "seat-actions" }, buttons) : null,
     );
   });
@@ -156,8 +158,8 @@ function programsHelp() {
   const codeBox = document.getElementById("invite-code");
   const code = codeBox ? codeBox.textContent.trim() : "";
   return t(
-    "A program joins with the table code as its name, on port %(port)s: ./client -h HOST -p %(port)s -n %(code)s",
-    { port: info.port, code },
+    "A program joins with the table code as its name, on port %(port)s: ./client -h %(host)s -p %(port)s -n %(code)s",
+    { port: info.port, code, host: location.hostname },
   );
 }
 
