@@ -483,3 +483,54 @@ def test_a_program_never_becomes_the_host(tmp_path: Path) -> None:
             assert changed["host"] == 2  # Bea, not the program in seat 1
 
         run(body, timeout=60)
+
+
+def test_our_own_uecda_client_plays_a_whole_game_at_a_web_table(tmp_path: Path) -> None:
+    """`cardverse uecda client` (docs/uecda.md, section 11) is a program like any other: at a
+    web table it plays every round to the all-over code, and the referee refuses none of its
+    plays (it reads the table's rules from what it is shown)."""
+    import io
+    import threading
+
+    from cardverse.uecda.client import SessionReport, run_client
+
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table, host = await open_table(server, rounds=3)
+            code = show_code(invite_code_for(table["table_id"]))
+            reports: list[SessionReport] = []
+            failures: list[BaseException] = []
+            err = io.StringIO()
+
+            def play() -> None:
+                try:
+                    reports.append(
+                        run_client(
+                            "127.0.0.1",
+                            uecda_port(server),
+                            f"{code}:ours",
+                            "normal",
+                            seed=4,
+                            out=io.StringIO(),
+                            err=err,
+                        )
+                    )
+                except BaseException as error:  # reported below, with the client's log
+                    failures.append(error)
+
+            thread = threading.Thread(target=play, daemon=True)
+            thread.start()
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("program") is True)
+            assert (seated_program(host, 1) or {}).get("name") == "ours"
+            assert (await host.request({"type": "start"}))["type"] == "ack"
+            await play_randomly([host], __import__("random").Random(2), timeout=150)
+            await wait_until(lambda: bool(reports or failures), timeout=60)
+            assert not failures, (failures, err.getvalue())
+            report = reports[0]
+            assert report.number == 1 and report.games == 3 and report.turns > 0
+            assert report.refused == 0, err.getvalue()
+            last = host.last_state()
+            assert last is not None and last["view"]["phase"] == "game_over"
+
+        run(body, timeout=240)
