@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.cards import parse_card
 from ..tabletalk.invites import read_code
 from ..uecda.tables import TABLE_BYTES, Table, read_table, table_of_hand
+from ..uecda.tables import handshake_text as read_handshake_text
 from .settings import Settings
 
 PLAYERS = 5
@@ -32,15 +33,8 @@ class ProgramLost(Exception):
 
 
 def handshake_text(table: Table) -> str:
-    """The name of a handshake table: one character code a cell from [1][0] on, ended by 0
-    (characters outside printable ASCII read as ``?``)."""
-    chars: list[str] = []
-    for row in table[1:]:
-        for cell in row:
-            if not cell or len(chars) >= NAME_CELLS:
-                return "".join(chars)
-            chars.append(chr(cell) if 32 <= cell < 127 else "?")
-    return "".join(chars)
+    """The whole text of a handshake name: the table's code, a separator and the name."""
+    return read_handshake_text(table, NAME_CELLS)
 
 
 def read_handshake_name(text: str) -> tuple[str | None, str]:

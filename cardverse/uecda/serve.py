@@ -51,6 +51,7 @@ from .tables import (
     action_from_table,
     empty_table,
     hand_from_table,
+    handshake_text,
     table_of_action,
     table_of_hand,
 )
@@ -129,14 +130,8 @@ def lowest(hand: int, count: int) -> int:
 
 
 def handshake_name(table: Table) -> str:
-    """The name a program gives in its handshake: one character code a cell from [1][0], to 0."""
-    chars: list[str] = []
-    for row in table[1:]:
-        for cell in row:
-            if not cell or len(chars) >= NAME_CELLS:
-                return "".join(chars)
-            chars.append(chr(cell) if 32 <= cell < 127 else "?")
-    return "".join(chars)
+    """The name a program gives in its handshake, kept to :data:`NAME_CELLS` characters."""
+    return handshake_text(table, NAME_CELLS)
 
 
 class UecdaServer:

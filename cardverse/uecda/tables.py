@@ -202,3 +202,16 @@ def table_of_action(action: Action) -> Table:
         row, column = _cell_of(stands)
         table[row][column] = JOKER_CELL
     return table
+
+
+def handshake_text(table: Table, limit: int) -> str:
+    """The name in a handshake table (section 1, step 2): one character code a cell from
+    [1][0] on, ended by a 0, at most ``limit`` characters; a code outside printable ASCII reads
+    as ``?``."""
+    chars: list[str] = []
+    for row in table[1:]:
+        for cell in row:
+            if not cell or len(chars) >= limit:
+                return "".join(chars)
+            chars.append(chr(cell) if 32 <= cell < 127 else "?")
+    return "".join(chars)
