@@ -122,7 +122,7 @@ def skip_turns(script: list[Frame], at: int, replay: Replay, last_board: Table) 
 
 
 def run_script(player: int, port: int, replay: Replay) -> None:
-    script = frames(player)
+    script = frames(player)  # read by the test too: a format error fails it there
     sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
     last_board: Table = read_table(bytes(TABLE))
     at = 0
@@ -178,6 +178,8 @@ def replay_match() -> tuple[list[Replay], list[LoggedGame]]:
     port = server.bind()
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
+    for player in range(5):
+        frames(player)  # the recorded protocol order, checked before any connection
     replays = [Replay(player) for player in range(5)]
     for replay in replays:  # one at a time: the server numbers them in connect order
         threading.Thread(target=run_script, args=(replay.player, port, replay), daemon=True).start()
