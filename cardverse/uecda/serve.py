@@ -134,16 +134,29 @@ def handshake_name(table: Table) -> str:
     return handshake_text(table, NAME_CELLS)
 
 
+#: a fixed deal for one game: the player number in each seat 0-4, and the hands of players 0-4
+#: as dealt (card masks, before the exchange)
+FixedDeal = tuple[list[int], list[int]]
+
+
 class UecdaServer:
-    """The listening socket, the five handshakes and the match."""
+    """The listening socket, the five handshakes and the match.
+
+    ``deals``, when given, is asked before each game (numbered from 1) for that game's seats and
+    hands; where it answers None (or is not given) the server draws them from its seed. It lets a
+    test replay a recorded match's games (tests/test_uecda_golden_server.py); the command line
+    has no use for it.
+    """
 
     def __init__(
         self,
         config: ServeConfig,
         out: TextIO | None = None,
         log: Callable[[str], None] | None = None,
+        deals: Callable[[int], FixedDeal | None] | None = None,
     ) -> None:
         self.config = config
+        self.deals = deals
         self.out = out if out is not None else sys.stdout
         self._log = log
         self.seed = config.seed if config.seed is not None else random.randrange(1 << 32)
@@ -285,7 +298,10 @@ class UecdaServer:
                     self.rng.shuffle(seats)
                 if (number - 1) % CLASSES_RESET_EVERY == 0:
                     classes = None
-                report = GameRunner(self, number, seats, classes).play()
+                fixed = self.deals(number) if self.deals is not None else None
+                if fixed is not None:
+                    seats = list(fixed[0])
+                report = GameRunner(self, number, seats, classes, fixed).play()
                 classes = report.places
                 self._finish_game(report)
         finally:
@@ -327,9 +343,15 @@ class GameRunner:
     """One game of the match: deal, exchange, play, on the wire and through the engine."""
 
     def __init__(
-        self, server: UecdaServer, number: int, seats: list[int], classes: list[int] | None
+        self,
+        server: UecdaServer,
+        number: int,
+        seats: list[int],
+        classes: list[int] | None,
+        fixed: FixedDeal | None = None,
     ) -> None:
         self.server = server
+        self.fixed = fixed
         self.config = server.config
         self.programs = server.programs
         self.number = number
@@ -420,7 +442,20 @@ class GameRunner:
 
     def _deal(self) -> list[int]:
         """53 cards one at a time in seat order, from the previous President's seat (a random
-        seat in the first game of each hundred), as the reference server deals."""
+        seat in the first game of each hundred), as the reference server deals; or the fixed
+        deal the server was given for this game."""
+        if self.fixed is not None:
+            hands = list(self.fixed[1])
+            if sorted(self.fixed[0]) != list(range(PLAYERS)) or len(hands) != PLAYERS:
+                raise ValueError(f"game {self.number}: a fixed deal needs five seats and hands")
+            everything = 0
+            for hand in hands:
+                if hand & everything:
+                    raise ValueError(f"game {self.number}: a card is dealt twice")
+                everything |= hand
+            if everything != deck_mask(1):
+                raise ValueError(f"game {self.number}: the fixed deal is not the whole deck")
+            return hands
         rng = self.server.rng
         cards = cards_of(deck_mask(1))
         rng.shuffle(cards)
