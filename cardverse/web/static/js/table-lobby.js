@@ -136,13 +136,26 @@ export function timerLabel(seconds) {
   return tn("%(num)s second", "%(num)s seconds", seconds);
 }
 
-function sendOptions(io, rules, turnTimer, hints, programs) {
-  const fields = {};
-  if (rules) fields.rules = rules;
-  if (turnTimer !== undefined) fields.turn_timer = turnTimer;
-  if (hints !== undefined) fields.hints = hints;
-  if (programs !== undefined) fields.programs = programs;
+// An options message: a change of the rules, or of one of the table's own fields
+// (turn_timer, hints, programs).
+function sendOptions(io, fields) {
   io.send("options", fields);
+}
+
+// A table field the host turns on or off: its checkbox, label and help line.
+function tableSwitch(io, field, label, help) {
+  return el(
+    "div",
+    { class: "option option-bool", "data-option": field },
+    el("input", {
+      type: "checkbox",
+      id: `option-${field}`,
+      "aria-describedby": `option-${field}-help`,
+      onchange: (event) => sendOptions(io, { [field]: event.target.checked }),
+    }),
+    el("label", { for: `option-${field}`, text: label }),
+    el("p", { class: "hint", id: `option-${field}-help`, text: help }),
+  );
 }
 
 // Seats for programs (the UECda port, docs/uecda.md section 10): what the host is told.
@@ -183,7 +196,7 @@ function buildOptionsForm(io) {
           type: "radio",
           name: "preset",
           value: key,
-          onchange: (event) => sendOptions(io, { preset: event.target.value }),
+          onchange: (event) => sendOptions(io, { rules: { preset: event.target.value } }),
         }),
         el("span", { text: preset.name }),
       ),
@@ -201,7 +214,7 @@ function buildOptionsForm(io) {
         type: "checkbox",
         id,
         "aria-describedby": `${id}-help`,
-        onchange: (event) => sendOptions(io, { [option.name]: event.target.checked }),
+        onchange: (event) => sendOptions(io, { rules: { [option.name]: event.target.checked } }),
       });
       return el(
         "div",
@@ -220,7 +233,7 @@ function buildOptionsForm(io) {
         // a choice keeps its value's own type (a name or a number), from the options table
         const chosen = option.values ? option.values.find((v) => String(v.value) === raw) : null;
         const value = chosen ? chosen.value : Number(raw);
-        sendOptions(io, { [option.name]: value });
+        sendOptions(io, { rules: { [option.name]: value } });
       },
     });
     return el(
@@ -235,7 +248,7 @@ function buildOptionsForm(io) {
   const timer = el("select", {
     id: "option-turn-timer",
     onchange: (event) =>
-      sendOptions(io, null, event.target.value === "" ? null : Number(event.target.value)),
+      sendOptions(io, { turn_timer: event.target.value === "" ? null : Number(event.target.value) }),
   });
   for (const seconds of config.timers) {
     timer.append(el("option", { value: seconds === null ? "" : String(seconds), text: timerLabel(seconds) }));
@@ -250,34 +263,14 @@ function buildOptionsForm(io) {
       text: t("When time runs out, a computer player plays for that person until they are back."),
     }),
   );
-  const hintsRow = el(
-    "div",
-    { class: "option option-bool", "data-option": "hints" },
-    el("input", {
-      type: "checkbox",
-      id: "option-hints",
-      "aria-describedby": "option-hints-help",
-      onchange: (event) => sendOptions(io, null, undefined, event.target.checked),
-    }),
-    el("label", { for: "option-hints", text: t("Hints (the Suggest button)") }),
-    el("p", {
-      class: "hint",
-      id: "option-hints-help",
-      text: t("Suggest shows a player the play the normal computer player would make from their own view."),
-    }),
+  const hintsRow = tableSwitch(
+    io,
+    "hints",
+    t("Hints (the Suggest button)"),
+    t("Suggest shows a player the play the normal computer player would make from their own view."),
   );
-  const programsRow = el(
-    "div",
-    { class: "option option-bool", "data-option": "programs" },
-    el("input", {
-      type: "checkbox",
-      id: "option-programs",
-      "aria-describedby": "option-programs-help",
-      onchange: (event) => sendOptions(io, null, undefined, undefined, event.target.checked),
-    }),
-    el("label", { for: "option-programs", text: t("Programs may take the empty seats") }),
-    el("p", { class: "hint", id: "option-programs-help" }),
-  );
+  // its help line says how a program comes, or why none can (programsHelp)
+  const programsRow = tableSwitch(io, "programs", t("Programs may take the empty seats"), "");
   form.replaceChildren(presetBox, ...rows, timerRow, hintsRow, programsRow);
   optionsBuilt = true;
 }
