@@ -55,12 +55,13 @@ from functools import partial
 from typing import Any, Protocol
 
 from .failures import log_failure
+from .jsontext import compact
 from .redislink import RedisLink, command, connect
 
 log = logging.getLogger("cardverse.server.bus")
 
 # Control envelopes: compact, and no \u escapes of their non-ASCII text to make and to read back.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = compact
 
 PREFIX = "cardverse:node:"
 PUBLISH_TIMEOUT = 5.0  # seconds for Redis to answer a PUBLISH (then: reconnect, resend)

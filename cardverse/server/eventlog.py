@@ -33,6 +33,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .jsontext import compact
+
 STATUSES = ("live", "idle", "expired")
 
 log = logging.getLogger("cardverse.server.store")
@@ -472,7 +474,7 @@ class HeldMessages:
         self.release(items)
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_encode = compact
 
 
 def dumps_event(data: dict[str, Any]) -> str:

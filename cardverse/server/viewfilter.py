@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 from ..engine import Game
 from ..engine.cards import card_name
 from ..engine.plays import CARDS_MASK, GIVE, PASS
+from .jsontext import compact
 
 log = logging.getLogger("cardverse.server.viewfilter")
 
@@ -51,7 +52,7 @@ _JOKER_KEYS = frozenset({"RJ", "BJ"})
 
 STATS: dict[str, int] = {"messages": 0, "violations": 0}
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = compact
 _WITHHELD = _dumps(
     {
         "type": "error",

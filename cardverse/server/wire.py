@@ -26,7 +26,6 @@ fields that changed since what that connection was last sent (:class:`Synced`).
 from __future__ import annotations
 
 import functools
-import json
 from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -36,9 +35,10 @@ from ..engine.cards import card_name, cards_of
 from ..engine.plays import CARDS_MASK, GIVE, hidden_give
 from ..engine.views import PUBLIC_FIELDS, SEAT_FIELDS, public_view, seat_view
 from ..engine.views import SeatView as EngineSeatView
+from .jsontext import compact
 from .viewfilter import SeatView, Shared, share
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = compact
 
 _MOVE_TEXT: dict[tuple[int, int | None], str] = {}
 _MOVE_CACHE_LIMIT = 50_000

@@ -12,20 +12,20 @@ and an empty hand (:data:`cardverse.server.spectators.SPECTATOR_OWN`).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ...tabletalk.story import score_sheet
+from ..jsontext import compact
 from ..spectators import SPECTATOR_OWN
 from ..viewfilter import SeatView, Shared, render, render_parts, resolve_private, share
 from ..wire import PublicChange, Synced, WireViews, rules_dict
 from .decide import programs_unavailable
 from .state import Conn, TableState
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = compact
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 
 from ...engine import Game, Rules
 from ...tabletalk.story import AwayLog
+from ..jsontext import compact
 from ..wire import Synced
 
 TablePhase = Literal["lobby", "playing", "over"]
@@ -126,7 +127,7 @@ class RoundLog:
         return json.loads("[" + self._text + "]")  # type: ignore[no-any-return]
 
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = compact
 _GAME_STARTED = '{"event":"game_started"'
 
 
