@@ -73,6 +73,17 @@ def _metric(server: ServerProcess, prefix: str) -> float:
     )
 
 
+def _per_worker(server: ServerProcess) -> dict[str, dict[str, Any]]:
+    """Each worker's operator figures (asked until both have answered)."""
+    found: dict[str, dict[str, Any]] = {}
+    deadline = time.monotonic() + 30
+    while len(found) < 2:
+        assert time.monotonic() < deadline, "both workers' figures"
+        answer = _operator(server)
+        found[answer["node"]] = answer
+    return found
+
+
 SENT = 'cardverse_socket_handoffs_total{result="sent"}'
 TAKEN = 'cardverse_socket_handoffs_total{result="taken"}'
 LINKED = 'cardverse_connections{kind="linked"}'
@@ -136,9 +147,34 @@ def test_R26_a_socket_on_the_sibling_worker_is_handed_to_the_owner_and_plays(
             )
             await _wait_for(lambda: _metric(server, TAKEN) >= 1, "the owner took the socket")
             assert _metric(server, LINKED) == 0  # every socket is served by the owner itself
+            # a watch link too: viewers until one lands on the other worker and is handed over
+            watch_id = (await clients[0].wait_for(lambda m: m["type"] == "table"))["watch_id"]
+            watch_url = server.ws_url(table_id).replace(f"/ws/{table_id}", f"/ws/watch/{watch_id}")
+            viewers: list[Client] = []
+            sent = _metric(server, SENT)
+            while _metric(server, SENT) == sent:
+                assert len(viewers) < 40, "no viewer landed on the other worker"
+                viewers.append(await Client(watch_url, "viewer").connect())
+            assert _metric(server, LINKED) == 0
+            # each socket is counted once, where it is served: the owner's per-address count
+            owner = Cluster(tmp_path, pg_dsn, redis_server.url).owner(table_id)
+            expected = (4, len(viewers), 4 + len(viewers), 4 + len(viewers))
+
+            def counted() -> tuple[int, ...]:
+                figures = _per_worker(server)
+                mine = figures.get(owner or "", {})
+                every = sum(f["connections"] for f in figures.values())
+                return (mine.get("seated"), mine.get("watchers"), mine.get("connections"), every)
+
+            await _wait_for(lambda: counted() == expected, f"counted once: {counted()}")
             assert (await clients[0].request({"type": "start"}))["type"] == "ack"
             await play_randomly(clients, random.Random(7))
             assert _metric(server, LINKED) == 0
+            for viewer in viewers:  # the viewers saw the game to its end
+                await viewer.wait_for(
+                    lambda m: m["type"] in ("state", "change") and m["view"]["phase"] == "game_over"
+                )
+                await viewer.close()
             for client in clients:
                 await client.close()
             _check_record(server, table_id, clients)
