@@ -54,6 +54,7 @@ MAX_HEAD = 256 * 1024  # a request's head larger than this is not handed over
 MAX_PATH = 100  # a Unix socket's path is at most 107 bytes: longer directories hand nothing
 _PREFIX = struct.Struct("!HI")  # the table id's length, the head's length
 _PEERCRED = struct.Struct("3i")  # pid, uid, gid
+_CLOEXEC = getattr(socket, "MSG_CMSG_CLOEXEC", 0)  # a descriptor received is not inherited
 
 
 class Handoff:
@@ -139,17 +140,20 @@ class Handoff:
 
     async def _offer(self, http: Any, head: bytes, table_id: str, watch: bool) -> None:
         transport = http.transport
+        handed = False
         try:
             owner = await self._sibling_owner(table_id, watch)
             if owner is not None and not transport.is_closing():
-                if await self._send(owner, transport, head):
-                    metrics.HANDOFFS.labels("sent").inc()
-                    transport.close()  # our copy: the owner's keeps the connection open
-                    return
-                metrics.HANDOFFS.labels("refused").inc()
-        except Exception as error:  # any failure: the socket is served here, as before
+                handed = await self._send(owner, transport, head)
+                if not handed:
+                    metrics.HANDOFFS.labels("refused").inc()
+        except Exception as error:  # any failure before the owner took it: served here
             log.warning("a socket could not be handed to its owner: %s", str(error)[:200])
             metrics.HANDOFFS.labels("refused").inc()
+        if handed:  # the owner serves it now, whatever happens here
+            transport.close()  # our copy: the owner's keeps the connection open
+            metrics.HANDOFFS.labels("sent").inc()
+            return
         if transport.is_closing():
             return  # the client left meanwhile
         hand_over(self.hub, http, head)
@@ -270,7 +274,7 @@ async def _receive(conn: socket.socket, fds: list[int]) -> tuple[str, bytes]:
     data = b""
     while True:
         try:
-            chunk, got, _, _ = socket.recv_fds(conn, 65536, 2)
+            chunk, got, _, _ = socket.recv_fds(conn, 65536, 2, _CLOEXEC)
         except BlockingIOError:
             await _readable(loop, conn)
             continue
