@@ -309,9 +309,14 @@ def create_server_app(settings: Settings, pages: Pages | None = None) -> Starlet
             programs = ProgramPort(service, keep_sent=settings.uecda_keep_sent)
             await programs.start(PREBOUND.get(settings.uecda_port))
         app.state.programs = programs
+        handoff = getattr(app.state, "handoff", None)  # --workers (connections.uvicorn_config)
+        if handoff is not None:
+            handoff.start()
         try:
             yield
         finally:
+            if handoff is not None:
+                await handoff.close()
             if programs is not None:
                 await programs.close()
             await service.locator.close()

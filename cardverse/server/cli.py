@@ -228,13 +228,28 @@ def serve(
         app = app_factory(settings=settings)
         tune_garbage_collector()
         config = uvicorn_config(app, limits, log_level=args.log_level, access_log=args.access_log)
-        uvicorn.Server(config).run(sockets=[sock])
+        server = uvicorn.Server(config)
+        handoff = getattr(app.state, "handoff", None)
+        if handoff is not None:  # it takes sockets from siblings before any of its own
+            handoff.server, handoff.server_state = server, server.server_state
+        server.run(sockets=[sock])
 
     if args.workers <= 1:
         run_one()
         return 0
     from .workers import supervise
 
+    if not args.no_handoff:
+        import shutil
+        import tempfile
+
+        # The workers' Unix sockets for handing a table's socket to its owner: a directory
+        # only this user may enter (mode 0700), removed when the supervisor ends.
+        settings.handoff_dir = tempfile.mkdtemp(prefix="cardverse-handoff-")
+        try:
+            return supervise(args.workers, run_one, err)
+        finally:
+            shutil.rmtree(settings.handoff_dir, ignore_errors=True)
     return supervise(args.workers, run_one, err)
 
 
@@ -471,6 +486,12 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         type=_count,
         default=1,
         help="server processes on this machine sharing the port (needs --database and --redis)",
+    )
+    cluster.add_argument(
+        "--no-handoff",
+        action="store_true",
+        help="with --workers: link a table's socket that lands on a worker not owning the "
+        "table (over Redis) instead of handing the connection to the sibling that owns it",
     )
     cluster.add_argument(
         "--lease-ttl",

@@ -10,6 +10,7 @@ at start (each table goes to whoever takes its lease).
 
 from __future__ import annotations
 
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -80,7 +81,7 @@ class ClusterLocator:
         self.service.store.commit()  # the status is written before another process may load it
 
     def figures(self) -> dict[str, Any]:
-        return {"node": self.cluster.node}
+        return {"node": self.cluster.node, "pid": os.getpid()}
 
     def ready(self) -> tuple[bool, str | None]:
         if not self.cluster.bus.connected.is_set():

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import h11
 import uvicorn
@@ -27,6 +27,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ..tabletalk.heartbeat import PING_INTERVAL, PING_TIMEOUT
 from .protocol import MAX_MESSAGE_BYTES
 from .tablesockets import SocketHub, hand_over, route
+
+if TYPE_CHECKING:
+    from .handoff import Handoff
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,12 @@ class TimedH11Protocol(H11Protocol):
     request_timeout = 10.0
     DISCARD_LIMIT = 64 * 1024
     socket_hub: SocketHub | None = None  # the app's table WebSockets (picows), if it has any
+    handoff: Handoff | None = None  # --workers: sockets passed to a sibling owning their table
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if self.handoff is not None:
+            self.handoff.server_state = self.server_state
         self._request_timer: asyncio.TimerHandle | None = None
         self._discarded: int | None = None
         self._arm()
@@ -87,7 +93,8 @@ class TimedH11Protocol(H11Protocol):
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         """A table's WebSocket goes to picows (:mod:`.tablesockets`); any other to uvicorn's."""
         hub = self.socket_hub
-        if hub is None or route(event.target) is None:
+        found = route(event.target) if hub is not None else None
+        if hub is None or found is None:
             super().handle_websocket_upgrade(event)
             return
         head = [event.method, b" ", event.target, b" HTTP/1.1\r\n"]
@@ -97,7 +104,10 @@ class TimedH11Protocol(H11Protocol):
         if self._request_timer is not None:
             self._request_timer.cancel()
             self._request_timer = None
-        hand_over(hub, self, b"".join(head))
+        if self.handoff is not None:
+            self.handoff.upgrade(self, b"".join(head), *found)
+        else:
+            hand_over(hub, self, b"".join(head))
 
     def _on_request_timeout(self) -> None:
         self._request_timer = None
@@ -117,7 +127,7 @@ def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicor
     """uvicorn's configuration for the app with these limits (``options`` are passed on)."""
     max_size = options.get("ws_max_size", 64 * MAX_MESSAGE_BYTES)
     state = getattr(app, "state", None)
-    hub = None
+    hub = handoff = None
     if state is not None and getattr(state, "service", None) is not None:
         # imported here: the endpoint imports the metrics, which must come after
         # PROMETHEUS_MULTIPROC_DIR is set (cli.serve with --workers)
@@ -127,10 +137,16 @@ def uvicorn_config(app: Any, limits: ConnectionLimits, **options: Any) -> uvicor
         table_settings = state.service.settings
         idle = (table_settings.ws_idle_timeout, table_settings.standby_timeout)
         hub = SocketHub(serve, limits.ws_ping_interval, limits.ws_ping_timeout, max_size, idle)
+        directory = table_settings.handoff_dir
+        if directory and getattr(state.service.locator, "cluster", None) is not None:
+            from .handoff import Handoff
+
+            handoff = Handoff(hub, state.service, directory, limits.max_connections)
+            state.handoff = handoff  # started and stopped by the app's lifespan
     protocol = type(
         "TimedH11Protocol",
         (TimedH11Protocol,),
-        {"request_timeout": limits.request_timeout, "socket_hub": hub},
+        {"request_timeout": limits.request_timeout, "socket_hub": hub, "handoff": handoff},
     )
     settings: dict[str, Any] = {
         "http": protocol,

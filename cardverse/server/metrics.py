@@ -56,6 +56,12 @@ TABLES = Gauge(
     ["phase"],
     multiprocess_mode="livesum",
 )
+HANDOFFS = Counter(
+    "cardverse_socket_handoffs_total",
+    "table WebSockets passed between sibling workers (--workers): sent to the table's owner, "
+    "taken from a sibling, or refused (then linked as before)",
+    ["result"],
+)
 CONNECTIONS = Gauge(
     "cardverse_connections",
     "connections: seated and watching (at tables here), linked (sockets here, tables elsewhere)",

@@ -51,6 +51,8 @@ class Settings:
     lease_ttl: float = 10.0  # a table's lease in Redis lasts this long unless renewed ...
     lease_renew: float = 3.0  # ... which its owner does this often
     orphan_scan: float = 1.0  # how often live tables without an owner are looked for
+    handoff_dir: str | None = None  # --workers: the siblings' private directory of Unix sockets
+    # (cardverse.server.handoff: a table's socket is passed to its owner; None: linked)
     # UECda programs at web tables (cardverse.server.programs, docs/uecda.md section 10)
     uecda_port: int | None = None  # the UECda port (None: off; 0: a free one, set once bound)
     uecda_host: str = "127.0.0.1"  # the address it listens on (cardverse serve: --host)

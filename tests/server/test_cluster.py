@@ -374,8 +374,9 @@ def test_postgresql_restarted_actions_are_refused_with_try_again(
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.parametrize("handoff", [(), ("--no-handoff",)], ids=["handoff", "linked"])
 def test_serve_workers_share_one_port_and_play_a_game(
-    tmp_path: Path, pg_dsn: str, redis_server: Any
+    tmp_path: Path, pg_dsn: str, redis_server: Any, handoff: tuple[str, ...]
 ) -> None:
     from cluster_support import FAST_ARGS, OPERATOR
     from server_support import ServerProcess
@@ -389,6 +390,7 @@ def test_serve_workers_share_one_port_and_play_a_game(
         "--redis",
         redis_server.url,
         *FAST_ARGS,
+        *handoff,  # without it, sockets on the worker not owning the table are linked
         env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR},
         log_path=tmp_path / "workers.log",
     ).start()
