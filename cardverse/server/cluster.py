@@ -68,14 +68,15 @@ class ProxyConn:
     Frames wait for the store's commit like a socket's (nothing is told before it is durable),
     then go out once per loop turn, batched, to that node only."""
 
-    def __init__(self, cluster: Cluster, node: str, cid: str, watch_only: bool) -> None:
+    def __init__(self, cluster: Cluster, node: str, cid: str, envelope: dict[str, Any]) -> None:
         self.cluster = cluster
         self.node = node
         self.cid = cid
         self.seat: int | None = None
         self.table: Table | None = None
         self.standby = False
-        self.watch_only = watch_only
+        self.watch_only = bool(envelope.get("watch"))  # its attach envelope says what it is
+        self.program = bool(envelope.get("program"))  # a program's, on that node's UECda port
         self.synced: Synced | None = None  # what its client holds of the game (see wire)
         self.closed = False
         self._held = HeldMessages(cluster.service.store, self._release)
@@ -327,11 +328,9 @@ class Cluster:
         settings = self.service.settings
         cid = secrets.token_hex(8)
         self.links[cid] = Link(conn, table_id, owner)
-        posted = self.bus.post(
-            owner,
-            {"op": "attach", "t": table_id, "c": cid, "from": self.node, "watch": conn.watch_only},
-            heard=True,
-        )
+        attach: dict[str, Any] = {"op": "attach", "t": table_id, "c": cid, "from": self.node}
+        attach.update(watch=conn.watch_only, program=getattr(conn, "program", False))
+        posted = self.bus.post(owner, attach, heard=True)
         assert posted is not None
         if not await posted:
             self.links.pop(cid, None)
@@ -466,7 +465,7 @@ class Cluster:
         if table is None:  # not ours (any more): the socket must find the owner again
             self.bus.close_link(node, cid, CLOSE_MOVED, "the table moved")
             return
-        proxy = ProxyConn(self, node, cid, bool(envelope.get("watch")))
+        proxy = ProxyConn(self, node, cid, envelope)
         self.proxies[(node, cid)] = proxy
         table.attach(proxy)
 

@@ -69,6 +69,7 @@ class ProgramSocket:
     session's JSON messages are handed on as a socket hands on its frames."""
 
     watch = False
+    program = True  # its connection may take a seat as a program (a browser's may not)
 
     def __init__(self, inbox: asyncio.Queue[str | None], table_id: str, peer: str) -> None:
         self.inbox = inbox  # the session's: what the table writes (None: it closed)

@@ -49,6 +49,7 @@ class WsConnection:
         "aborted",
         "closing",
         "limit",
+        "program",
         "seat",
         "service",
         "settings",
@@ -68,6 +69,8 @@ class WsConnection:
         self.table: Table | None = None
         self.standby = False  # over the table's watcher limit: may only join
         self.watch_only = False  # made with the watch link: may never take a seat
+        # a program's, through the UECda port (programlink.ProgramSocket): it may join as one
+        self.program: bool = getattr(sock, "program", False)
         self.synced: Synced | None = None  # what it holds of the game (the table keeps it)
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
         self._held = HeldMessages(service.store, self._release)  # waiting for the store's commit

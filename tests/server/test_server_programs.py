@@ -365,6 +365,27 @@ def test_programs_only_where_the_protocol_can_express_the_table(tmp_path: Path) 
         run(body, timeout=60)
 
 
+def test_a_browser_cannot_take_a_seat_as_a_program(tmp_path: Path) -> None:
+    """Only a connection on the UECda port joins as a program: a browser's WebSocket that says
+    ``"program": true`` at a table open to programs is refused, and no seat is taken; the same
+    person joins as a person."""
+    with program_server(tmp_path) as server:
+
+        async def body() -> None:
+            table, host = await open_table(server, bots=2)
+            guest = await Client(server.ws_url(table["table_id"]), "guest").connect()
+            reply = await guest.join(name="Mallory", program=True)
+            assert reply["type"] == "error" and reply["code"] == "bad_message"
+            assert reply["params"]["field"] == "program"
+            assert (seated_program(host, 1) or {}).get("kind") == "empty"
+            reply = await guest.join(name="Mallory")
+            assert reply["type"] == "welcome" and reply["seat"] == 1
+            await wait_until(lambda: (seated_program(host, 1) or {}).get("name") == "Mallory")
+            assert (seated_program(host, 1) or {}).get("program") is False
+
+        run(body, timeout=60)
+
+
 def _programs(client: Client) -> dict[str, Any]:
     for message in reversed(client.messages):
         if message["type"] == "table":

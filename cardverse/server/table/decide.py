@@ -79,8 +79,9 @@ def seat_of_token(state: TableState, token: str) -> Seat:
     raise ProtocolError("bad_token", "no seat at this table has that token")
 
 
-def sit(state: TableState, message: P.Join, token: str) -> Event:
-    """A newcomer's seat (the one asked for, else the first free one)."""
+def sit(state: TableState, message: P.Join, token: str, from_program: bool = False) -> Event:
+    """A newcomer's seat (the one asked for, else the first free one); ``from_program``: the
+    connection is a program's, through the UECda port (only such a one joins as a program)."""
     name = P.check_name(message.name)
     not_playing(state)
     if message.seat is not None:
@@ -97,6 +98,12 @@ def sit(state: TableState, message: P.Join, token: str) -> Event:
     if message.program:
         if not state.programs:
             raise ProtocolError("programs_closed", "the host has not opened this table to programs")
+        if not from_program:
+            raise ProtocolError(
+                "bad_message",
+                "join message: program: only a program on the UECda port joins as a program",
+                field="program",
+            )
         data["program"] = True
     return ("sit", data)
 

@@ -55,7 +55,7 @@ class Seating:
             self.take_seat(conn, seat, token=None)
             return
         token = new_token()
-        kind, data = decide.sit(self.state, message, token)
+        kind, data = decide.sit(self.state, message, token, getattr(conn, "program", False))
         self.commit(kind, data)
         self.take_seat(conn, self.state.seats[data["seat"]], token=token)
 
