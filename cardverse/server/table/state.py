@@ -226,7 +226,7 @@ def _game_form(game: Game) -> dict[str, Any]:
         "deals": [list(d) for d in game.deals],
         "past_rounds": repr(game.past_rounds),
         "leader": game.leader,
-        "rng": game.rng.getstate(),
+        "rng": None if game.rng is None else game.rng.getstate(),
     }
 
 
