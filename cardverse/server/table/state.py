@@ -24,7 +24,9 @@ TablePhase = Literal["lobby", "playing", "over"]
 Auto = Literal["timeout", "disconnected", "left"]
 LOBBY_EVENTS = frozenset({"sit", "leave", "options", "bot", "unbot", "seq_reset"})
 STAND_IN_LEVEL = "normal"
-RECORDS_KEPT = 8  # finished games' records kept in memory (older ones are folded from the log)
+# Finished games' records kept in memory: the game just finished (its download) and the one
+# before; older ones are folded again from the stored log when asked for (rarely).
+RECORDS_KEPT = 2
 
 
 class Conn(Protocol):
