@@ -12,9 +12,7 @@ the environment says ``CARDVERSE_HEAP_TRIM=0`` (docs/deploy.md).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
-import platform
 from collections.abc import Callable
 
 
@@ -22,11 +20,14 @@ def trimmer() -> Callable[[], None] | None:
     """A function that gives the heap's free pages back to the system, or None without glibc."""
     if os.environ.get("CARDVERSE_HEAP_TRIM", "1") == "0":
         return None
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
-        return None
-    name = ctypes.util.find_library("c") or "libc.so.6"
     try:
-        trim = ctypes.CDLL(name).malloc_trim
+        libc = os.confstr("CS_GNU_LIBC_VERSION") or ""  # "glibc 2.36"; musl and macOS: none
+    except (ValueError, OSError, AttributeError):
+        libc = ""
+    if not libc.startswith("glibc"):
+        return None
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim  # glibc's name on every Linux
     except (OSError, AttributeError):
         return None
     trim.argtypes = [ctypes.c_size_t]
