@@ -30,9 +30,9 @@ from bench.server_bench import Bench, _rss_kib, build_parser, server_command
 RESULTS = Path(__file__).resolve().parent / "results" / "live-table-memory.json"
 
 
-def _traced_server(snapshots: str, argv: list[str]) -> int:
+def _traced_server(snapshots: str, frames: int, argv: list[str]) -> int:
     """Run the server, writing a tracemalloc snapshot at each SIGUSR1."""
-    tracemalloc.start(1)
+    tracemalloc.start(frames)
     taken = [0]
 
     def snap(signum: int, frame: object) -> None:
@@ -103,15 +103,41 @@ async def _measure(args: Any, http: str, pid: int, snapshots: Path) -> dict[str,
             for stat in by_line[: args.top]
             if stat.size_diff > 0
         },
+        **(
+            {"by_traceback_kib_per_table": _tracebacks(playing, before, args)}
+            if args.frames > 1
+            else {}
+        ),
     }
+
+
+def _tracebacks(
+    playing: tracemalloc.Snapshot, before: tracemalloc.Snapshot, args: Any
+) -> dict[str, float]:
+    """The largest growths by whole traceback (``--frames`` deep), innermost frame first."""
+    found = {}
+    for stat in playing.compare_to(before, "traceback")[: args.top]:
+        if stat.size_diff <= 0:
+            continue
+        where = " < ".join(
+            f"{_where(frame.filename)}:{frame.lineno}" for frame in reversed(stat.traceback)
+        )
+        found[where] = round(stat.size_diff / 1024 / args.tables, 2)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["--traced-server"]:
-        return _traced_server(argv[1], argv[2:])
+        return _traced_server(argv[1], int(argv[2]), argv[3:])
     parser = build_parser()
     parser.add_argument("--top", type=int, default=25, help="files and lines listed")
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=1,
+        help="frames kept per allocation (over 1: the largest tracebacks are listed too)",
+    )
     parser.set_defaults(duration=6.0, out=RESULTS)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as snaps:
@@ -123,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
             "bench.live_table_memory",
             "--traced-server",
             snaps,
+            str(args.frames),
             *command[serve:],
         ]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)

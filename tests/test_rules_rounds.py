@@ -166,6 +166,33 @@ def test_R23_every_round_is_shuffled_and_dealt_again() -> None:
     assert game.deals[0] != game.deals[1] != game.deals[2]
 
 
+def test_R23_the_deals_generator_is_kept_only_while_a_round_is_left_to_deal() -> None:
+    rules = Rules.make("standard", players=4, rounds=2, exchange=False)
+    game = Game(rules, seed=7)
+    same = Game(rules, seed=7)
+    assert game.rng is not None  # round 2 is still to deal
+    copy = game.clone()
+    while not game.over:
+        if game.phase is Phase.ROUND_OVER:
+            game.start_next_round()
+            continue
+        game.apply(game.legal_moves()[0])
+    assert game.rng is None  # the last round is dealt: its 2.5 KB of state is let go
+    while not same.over:  # the same seed still deals the same rounds
+        if same.phase is Phase.ROUND_OVER:
+            same.start_next_round()
+            continue
+        same.apply(same.legal_moves()[0])
+    assert same.deals == game.deals and same.rng is None
+    assert copy.rng is not None and copy.clone().rng is not None
+    assert game.clone().rng is None
+    one = Rules.make("standard", players=4, rounds=1)
+    assert Game(one, seed=3).rng is None  # one round, dealt at once
+    assert Game(one, hands=Game(one, seed=3).deals[0]).rng is None  # never made
+    with pytest.raises(IllegalAction):
+        Game(one, seed=3).start_next_round()
+
+
 # -- R24: who leads -------------------------------------------------------------------------------
 
 

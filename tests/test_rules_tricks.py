@@ -304,3 +304,30 @@ def test_R14_player_going_out_with_a_clearing_play_hands_the_lead_on() -> None:
     do(r, 0, "2C")  # seat 0 goes out with a clearing 2
     assert r.finished == [0]
     assert r.turn == 1 and r.last_move is None  # the next seat in order still holding cards
+
+
+def test_R11_a_pass_is_recorded_as_one_entry_shared_by_every_round() -> None:
+    import random
+
+    from cardverse.engine import Game, Rules
+    from cardverse.engine import rounds as rounds_module
+
+    rules = Rules.make("standard", players=5)
+    rng = random.Random(11)
+    passes: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+    tricks = 0
+    for seed in range(30):
+        game = Game(rules, seed=seed)
+        while not game.over:
+            game.apply(rng.choice(game.legal_moves()))
+            trick = game.round.trick if game.round is not None else []
+            assert all(entry[1] != PASS or entry == (entry[0], PASS) for entry in trick)
+        history = game.past_rounds[-1][1]
+        tricks = max(tricks, max(entry[0] for entry in history) + 1)
+        for entry in history:
+            if entry[2] == PASS:
+                assert passes.setdefault(entry, entry) is entry  # the same object every time
+    assert passes  # random play passes
+    # one entry per trick number and seat, whatever the number of rounds played
+    assert len(rounds_module._PASS_ENTRIES) <= tricks * 8
+    assert len(rounds_module._PASSES_IN_TRICK) <= 8

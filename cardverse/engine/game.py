@@ -60,7 +60,11 @@ class Game:
         hands: list[int] | None = None,
     ) -> None:
         self.rules = rules
-        self.rng = rng if rng is not None else random.Random(seed)
+        # The deals' generator, kept while a round remains to be dealt (it holds 2.5 KB of
+        # state; a game of one round given its hands never makes one).
+        if rng is None and (hands is None or rules.rounds > 1):
+            rng = random.Random(seed)
+        self.rng: random.Random | None = rng
         self.round_number = 0
         self.phase = _ROUND_OVER
         self.round: Round | None = None
@@ -94,10 +98,14 @@ class Game:
                 refuse("no_next_round", "R22", "the game has no further round to start now")
             )
         if hands is None:
-            hands = deal(self.rules, self.rng)
+            rng = self.rng
+            assert rng is not None  # kept while a round remains to be dealt
+            hands = deal(self.rules, rng)
         else:
             _check_deal(self.rules, hands)
         self.round_number += 1
+        if self.round_number >= self.rules.rounds:
+            self.rng = None  # no round is left to deal
         events: list[Event] = []
         self.deals.append(list(hands))
         hands = list(hands)
@@ -383,12 +391,15 @@ class Game:
         return standings(self.points)
 
     def clone(self) -> Game:
-        """An independent copy (for search); the random generator is copied too."""
+        """An independent copy (for search); the random generator (while one is kept) too."""
         # Built on the first deal, then every field copied (compiled classes have no bare
         # ``__new__``).
         other = Game(self.rules, hands=self.deals[0])
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if self.rng is None:
+            other.rng = None
+        else:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
         other.round_number = self.round_number
         other.phase = self.phase
         other.round = self.round.clone() if self.round is not None else None

@@ -13,7 +13,7 @@ a typed event (:mod:`cardverse.engine.events`); the action itself is the caller'
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .cards import card_name, cards_of
 from .events import (
@@ -52,6 +52,31 @@ OWED_FLAG: Final = {GIVE_OWED: GIVE, DISCARD_OWED: DISCARD}
 _GIVE_OR_DISCARD: Final = GIVE | DISCARD
 # Events of the hot path built without NamedTuple's Python-level ``__new__``.
 _new_event: Final = tuple.__new__
+
+# A pass's entries (about two in five of a round's moves) are the same for every round: the
+# history's (trick number, seat, PASS) and the trick's (seat, PASS), made once and shared by
+# every round instead of one tuple a pass (a live round's history is its largest part). Typed
+# ``Any``: compiled, a ``tuple[int, int, int]`` is a value made into a new object each time
+# it is stored.
+_PASS_ENTRIES: Final[dict[int, Any]] = {}
+_PASSES_IN_TRICK: Final[dict[int, Any]] = {}
+
+
+def _pass_entry(trick_number: int, seat: int) -> Any:
+    key = trick_number << 8 | seat
+    entry: Any = _PASS_ENTRIES.get(key)
+    if entry is None:
+        entry = (trick_number, seat, PASS)  # one object, stored (compiled, one per ``=``)
+        _PASS_ENTRIES[key] = entry
+    return entry
+
+
+def _pass_in_trick(seat: int) -> Any:
+    entry: Any = _PASSES_IN_TRICK.get(seat)
+    if entry is None:
+        entry = (seat, PASS)
+        _PASSES_IN_TRICK[seat] = entry
+    return entry
 
 
 class TrickState(NamedTuple):
@@ -493,8 +518,8 @@ class Round:
         recording = self.recording
         if move == PASS:
             if recording:
-                self.history.append((self.trick_number, seat, move))
-                self.trick.append((seat, move))
+                self.history.append(_pass_entry(self.trick_number, seat))
+                self.trick.append(_pass_in_trick(seat))
             self.passed |= 1 << seat
             self._next_turn(seat)
             return

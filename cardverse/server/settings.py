@@ -38,6 +38,7 @@ class Settings:
     idle_unload: float | None = 600.0  # a table nobody is connected to leaves memory after this
     lobby_expiry: float | None = 86_400.0  # a lobby nobody is connected to expires after this
     sweep_interval: float = 30.0  # how often idle tables and lobbies are looked for
+    heap_trim_interval: float | None = 1.0  # freed heap pages go back to the system this often
     timeout_timer: float = 10.0  # the turn timer of a person who timed out this round
     max_timeouts: int = 3  # time-outs in a round: the computer keeps the seat for the round
     sqlite_synchronous: str = "FULL"  # FULL: an acknowledged action survives a power cut

@@ -283,7 +283,7 @@ async def table_socket(state: object, sock: TableSocket) -> None:
     if sock.gone:
         limits.disconnect(address)
         return
-    sock.release = lambda: limits.disconnect(address)  # once, when the connection ends
+    sock.counted_by, sock.address = limits, address  # told once, when the connection ends
     conn = WsConnection(sock, service)
     conn.watch_only = sock.watch  # a watch link: it may never take a seat
     await _serve_socket(sock, conn, service)

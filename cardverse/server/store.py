@@ -42,6 +42,12 @@ CREATE INDEX IF NOT EXISTS tables_updated ON tables (updated);
 
 DB_NAME = "cardverse.sqlite3"
 
+# SQLite's page cache, KiB (the process's, not a table's; SQLite's default is 2 MiB). What an
+# append reads again is the last page of each live table's log and the tables' index: 1 MiB
+# holds that for about 250 playing tables (measured: an append costs 0.3 µs more than with
+# 2 MiB, 0.9 µs with 512 KiB, 3 µs with 256 KiB, 250 tables appending at random).
+CACHE_KIB = 1024
+
 # An event appended only by the table's newest writer (its fencing number, see
 # EventStore.claim) and only at a free number: one statement for the check and the write.
 _FENCED_INSERT = (
@@ -67,6 +73,7 @@ class Store(EventStore):
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous mode {synchronous!r}")
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         self.db.executescript(SCHEMA)
         self._add_fence_columns()
         self._checkpointer: threading.Thread | None = None

@@ -179,6 +179,17 @@ def test_a_sqlite_file_from_before_fencing_opens_with_fence_zero(tmp_path: Path)
     store.close()
 
 
+def test_the_sqlite_page_cache_is_bounded_to_its_setting(tmp_path: Path) -> None:
+    from cardverse.server.store import CACHE_KIB
+
+    store = Store(tmp_path / "events.sqlite3")
+    try:
+        assert store.db.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB  # KiB
+        assert CACHE_KIB <= 1024  # the process's cache, counted against its tables' memory
+    finally:
+        store.close()
+
+
 def test_a_read_sees_the_writes_of_the_open_transaction(open_store: Any) -> None:
     async def body() -> None:
         store = open_store()

@@ -313,3 +313,53 @@ def test_every_client_message_kind_has_its_handler_and_every_event_its_apply() -
     events |= {"next_round", "move", "leave", "return", "abandon", "replace", "move_seat"}
     events |= {"remove", "host"}
     assert events <= set(applying.APPLY)
+
+
+def test_a_table_keeps_only_its_last_records_in_memory_and_folds_older_ones_from_its_log() -> None:
+    from cardverse.server.table.state import RECORDS_KEPT
+
+    async def body() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            options = Settings(
+                data_dir=Path(folder), turn_timer=None, grace=None, bot_delay=0, bot_processes=0
+            )
+            service = TableService(options)
+            try:
+                table, token = service.create("Ann", {"preset": "standard", "players": 3})
+                host = Conn([token])
+                table.attach(host)
+                for message in (
+                    {"type": "join", "token": token},
+                    {"type": "add_bot", "level": "easy", "seq": 1},
+                    {"type": "add_bot", "level": "easy", "seq": 2},
+                    {"type": "start", "seq": 3},
+                ):
+                    table.handle(host, parse_client_message(json.dumps(message)))
+                rng = random.Random(4)
+                games = RECORDS_KEPT + 2
+                while table.state.records_made < games:
+                    game = table.game
+                    assert game is not None
+                    if game.over:
+                        seq = 4 + table.state.records_made
+                        rematch = {"type": "rematch", "seq": seq}
+                        table.handle(host, parse_client_message(json.dumps(rematch)))
+                        continue
+                    turn = game.turn
+                    assert turn is not None
+                    actor = "human" if turn == 0 else "bot"
+                    move = rng.choice(game.legal_moves())
+                    table.commit_and_tell([table.move_event(turn, move, actor)])
+                service.store.commit()
+                state = table.state
+                assert len(state.recent_records) == RECORDS_KEPT  # bounded
+                records = table.records  # every game's, the older ones folded from the log
+                assert len(records) == games
+                assert records[-RECORDS_KEPT:] == state.kept_records()
+                assert [json.loads(r)["format"] for r in records] == ["president-record/1"] * games
+                assert len(set(records)) == games
+                _same_as_restored(service, table)
+            finally:
+                service.close()
+
+    asyncio.run(body())

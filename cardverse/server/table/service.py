@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ...engine import OptionsError, rules_from_dict
@@ -21,6 +22,7 @@ from ...tabletalk.invites import Directory, LookupLimits, read_code
 from .. import protocol as P
 from ..botrunner import BotRunner
 from ..eventlog import EventStore, FencedOut
+from ..heap import trimmer
 from ..protocol import ProtocolError
 from ..settings import Settings
 from ..spectators import watch_id_for
@@ -67,6 +69,7 @@ class TableService:
         self.aborted: dict[str, int] = {}  # connections aborted, by why (see sockets.WsConnection)
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._trimmer: asyncio.Task[None] | None = None
         self.loop_lag_max = 0.0  # the event loop's longest delay seen (operator figure)
         self.loop_lags_over_50ms = 0
         self.store_errors_seen = 0  # store errors counted in the metrics so far
@@ -302,6 +305,10 @@ class TableService:
             self._sweeper = loop.create_task(self._sweep_forever())
         if self._watcher is None:
             self._watcher = loop.create_task(self._watch_loop())
+        if self._trimmer is None and self.settings.heap_trim_interval:
+            release = trimmer()
+            if release is not None:
+                self._trimmer = loop.create_task(self._trim_forever(release))
 
     async def _watch_loop(self, every: float = 0.1) -> None:
         """How late the event loop runs a 100 ms timer: anything that blocks it shows here."""
@@ -312,6 +319,13 @@ class TableService:
             lag = loop.time() - planned
             self.loop_lag_max = max(self.loop_lag_max, lag)
             self.loop_lags_over_50ms += lag > 0.05
+
+    async def _trim_forever(self, release: Callable[[], None]) -> None:
+        """Give the heap's free pages back to the system now and then (:mod:`..heap`)."""
+        every = self.settings.heap_trim_interval or 1.0
+        while True:
+            await asyncio.sleep(every)
+            release()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -391,10 +405,10 @@ class TableService:
         }
 
     def close(self) -> None:
-        for task in (self._sweeper, self._watcher):
+        for task in (self._sweeper, self._watcher, self._trimmer):
             if task is not None:
                 task.cancel()
-        self._sweeper = self._watcher = None
+        self._sweeper = self._watcher = self._trimmer = None
         for table in self.tables.values():
             table.close()
         self.bots.close()

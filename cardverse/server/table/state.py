@@ -25,7 +25,9 @@ TablePhase = Literal["lobby", "playing", "over"]
 Auto = Literal["timeout", "disconnected", "left"]
 LOBBY_EVENTS = frozenset({"sit", "leave", "options", "bot", "unbot", "seq_reset"})
 STAND_IN_LEVEL = "normal"
-RECORDS_KEPT = 8  # finished games' records kept in memory (older ones are folded from the log)
+# Finished games' records kept in memory: the game just finished (its download) and the one
+# before; older ones are folded again from the stored log when asked for (rarely).
+RECORDS_KEPT = 2
 
 
 class Conn(Protocol):
@@ -227,7 +229,7 @@ def _game_form(game: Game) -> dict[str, Any]:
         "deals": [list(d) for d in game.deals],
         "past_rounds": repr(game.past_rounds),
         "leader": game.leader,
-        "rng": game.rng.getstate(),
+        "rng": None if game.rng is None else game.rng.getstate(),
     }
 
 
