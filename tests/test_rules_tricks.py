@@ -328,6 +328,12 @@ def test_R11_a_pass_is_recorded_as_one_entry_shared_by_every_round() -> None:
             if entry[2] == PASS:
                 assert passes.setdefault(entry, entry) is entry  # the same object every time
     assert passes  # random play passes
-    # one entry per trick number and seat, whatever the number of rounds played
-    assert len(rounds_module._PASS_ENTRIES) <= tricks * 8
-    assert len(rounds_module._PASSES_IN_TRICK) <= 8
+    assert tricks <= 55
+    # One entry per trick number and seat, whatever the number of rounds played (by this test
+    # or any other before it in this process): a trick takes at least one of the deck's 54
+    # cards, and a table seats at most 8.
+    cards, seats = 54, 8
+    entries = rounds_module._PASS_ENTRIES.values()
+    assert all(trick <= cards and 0 <= seat < seats for trick, seat, _ in entries)
+    assert len(rounds_module._PASS_ENTRIES) <= (cards + 1) * seats
+    assert len(rounds_module._PASSES_IN_TRICK) <= seats
