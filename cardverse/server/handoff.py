@@ -21,9 +21,10 @@ The exchange, one Unix connection a socket: the accepting worker sends the table
 head with the descriptor; the owner answers ``y`` only while it holds the table (and is not
 stopping, and is under its connection limit), else ``n``; the accepting worker then sends
 ``g`` and drops its copy. The owner serves the descriptor only after the ``g``, and drops it
-if the connection ends without one, so exactly one side serves the client: any failure
-before the ``g`` (no socket, refused, a time-out, the table moved) leaves the connection with
-the accepting worker, which links it as before (nothing lost). A socket handed over is the
+if the connection ends without one (or none comes in :data:`GO_WAIT`: a stuck sibling), so
+exactly one side serves the client: any failure before the ``g`` (no socket, refused, a
+time-out, the table moved) leaves the connection with the accepting worker, which links it as
+before (nothing lost). A socket handed over is the
 owner's like any other: counted in its connections and its address limits (only there), shut
 down with it (1012), and closed with its table if the table is lost (clients reconnect).
 Watch links are handed over likewise (their table is resolved first); programs on the UECda
@@ -50,6 +51,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardverse.server.handoff")
 
 TIMEOUT = 5.0  # seconds the accepting worker waits for the owner's answer (then: it links)
+# Seconds the owner waits for the "g" after its "y". The sibling sends it at once; one that
+# does not within this time is stuck (stopped, not dead), and the owner lets the descriptor
+# go. A "g" sent after that finds the connection closed and the sibling links the socket.
+GO_WAIT = 30.0
 MAX_HEAD = 256 * 1024  # a request's head larger than this is not handed over
 MAX_PATH = 100  # a Unix socket's path is at most 107 bytes: longer directories hand nothing
 _PREFIX = struct.Struct("!HI")  # the table id's length, the head's length
@@ -232,8 +237,10 @@ class Handoff:
                 conn.send(b"n")
                 return
             conn.send(b"y")
-            # No time limit: the sibling sends "g" at once, or closes (then it serves it).
-            if await asyncio.get_running_loop().sock_recv(conn, 1) != b"g":
+            # The sibling sends "g" at once, or closes (then it serves the socket itself).
+            async with asyncio.timeout(GO_WAIT):
+                go = await asyncio.get_running_loop().sock_recv(conn, 1)
+            if go != b"g":
                 return
             fd = fds.pop()
             await self._serve(fd, head)
