@@ -115,8 +115,11 @@ def move(state: TableState, index: int, message: Any) -> Event:
     game = state.game
     if state.phase != "playing" or game is None:
         raise ProtocolError("no_game", "no game is being played at this table")
-    cards: tuple[str, ...] = tuple(getattr(message, "cards", ()))
-    jokers: dict[str, str] = getattr(message, "jokers", None) or {}
+    # A pass has no cards, a give no jokers: read from the model's fields rather than asked of
+    # the model (pydantic's look-up of a missing attribute raises and catches, a few µs).
+    fields = message.__dict__
+    cards: tuple[str, ...] = tuple(fields.get("cards", ()))
+    jokers: dict[str, str] = fields.get("jokers") or {}
     try:
         chosen = move_of(message.type, cards, jokers)
     except ActionFormatError as error:
