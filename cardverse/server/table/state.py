@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import sys
 import zlib
 from array import array
 from dataclasses import dataclass, field
@@ -242,4 +243,6 @@ def token_hash(token: str) -> str:
 
 
 def new_table_id() -> str:
-    return secrets.token_urlsafe(18)  # 144 bits
+    # interned: its sockets' copies of it, read from their requests, are this one string
+    # (tablesockets.route), not one string a socket
+    return sys.intern(secrets.token_urlsafe(18))  # 144 bits
