@@ -126,17 +126,22 @@ class Store(EventStore):
         beginning (it stays as long as what comes in between two checkpoints)."""
         super().commit()
         if self._backfilled and not self._open:
-            self._backfilled = False
-            try:
-                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            except sqlite3.Error:  # pragma: no cover - busy or a failing disk: next time
-                log.exception("a WAL checkpoint failed")
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        self._backfilled = False
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:  # pragma: no cover - busy or a failing disk: next time
+            log.exception("a WAL checkpoint failed")
 
     def _tx_begin(self) -> None:
         self.db.execute("BEGIN")
 
     def _tx_commit(self) -> None:
         self.db.execute("COMMIT")
+        if self._backfilled and not self.group_commit:  # (a group's: see commit)
+            self._catch_up()
 
     def _tx_rollback(self) -> None:
         self.db.execute("ROLLBACK")
