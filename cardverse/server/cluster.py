@@ -79,7 +79,7 @@ class ProxyConn:
         self.program = bool(envelope.get("program"))  # a program's, on that node's UECda port
         self.synced: Synced | None = None  # what its client holds of the game (see wire)
         self.closed = False
-        self._held = HeldMessages(cluster.service.store, self._release)
+        self._held = HeldMessages(cluster.service.store, ProxyConn._release, self)
 
     def send(self, text: str) -> None:
         if not self.closed:

@@ -436,11 +436,17 @@ class HeldMessages:
     """A connection's messages waiting for the store's commits (nothing is told before it is
     durable), released in order, each with the commit it waited for."""
 
-    __slots__ = ("_items", "_ticket", "release", "store")
+    __slots__ = ("_items", "_ticket", "owner", "release", "store")
 
-    def __init__(self, store: EventStore, release: Callable[[list[Any]], None]) -> None:
+    def __init__(
+        self, store: EventStore, release: Callable[..., None], owner: object = None
+    ) -> None:
+        """``release`` takes the items of each commit, in order; with ``owner`` it is called
+        as ``release(owner, items)``: a class's own function and the connection, rather than
+        a bound method kept for each connection (64 bytes)."""
         self.store = store
         self.release = release
+        self.owner = owner
         self._items: list[Any] | None = None
         self._ticket: object = None
 
@@ -471,7 +477,10 @@ class HeldMessages:
     def _released(self, items: list[Any]) -> None:
         if self._items is items:
             self._items, self._ticket = None, None
-        self.release(items)
+        if self.owner is None:
+            self.release(items)
+        else:
+            self.release(self.owner, items)
 
 
 _encode = compact

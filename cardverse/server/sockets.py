@@ -73,7 +73,8 @@ class WsConnection:
         self.program: bool = getattr(sock, "program", False)
         self.synced: Synced | None = None  # what it holds of the game (the table keeps it)
         self.limit = RateLimit(settings.rate_per_second, settings.burst)
-        self._held = HeldMessages(service.store, self._release)  # waiting for the store's commit
+        # waiting for the store's commit
+        self._held = HeldMessages(service.store, WsConnection._release, self)
         self.closing = False
         self.aborted = False
         self._paused_writes: int | None = None  # messages written while the socket is full
@@ -215,6 +216,10 @@ class WsConnection:
         current.handle(self, message)
         observe_action(message.type, time.perf_counter() - started)
 
+    # What its socket calls with each message (TableSocket.hand_to): the connection itself,
+    # not a bound method of it kept for each connection (64 bytes).
+    __call__ = on_message
+
     def _end(self) -> None:
         """Reading is over: leave the table, and close once what is held is out."""
         self.sock.on_message = _ignore
@@ -321,7 +326,7 @@ async def _serve_socket(sock: TableSocket, conn: WsConnection, service: TableSer
     table = found
     table.attach(conn)
     conn.arm_idle()
-    sock.hand_to(conn.on_message)
+    sock.hand_to(conn)  # (conn.on_message: the connection is called, no bound method kept)
 
 
 def _try_again_later(conn: WsConnection, refusal: ProtocolError | None) -> None:

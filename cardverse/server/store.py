@@ -78,6 +78,9 @@ class Store(EventStore):
         self._add_fence_columns()
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
+        # Set by the checkpoints' thread when it has copied the WAL as far as it was when it
+        # began; the event loop then copies the rest itself (see :meth:`commit`).
+        self._backfilled = False
 
     def _add_fence_columns(self) -> None:
         """A file written before fencing numbers existed gets their columns (all 0)."""
@@ -111,11 +114,34 @@ class Store(EventStore):
         if touch:
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
 
+    def commit(self) -> None:
+        """As :meth:`EventStore.commit`; then, once the checkpoints' thread has copied the WAL
+        as far as it went when it began, the few frames committed since are copied here too.
+
+        Under a steady flow of commits the thread never finds the WAL fully copied (frames
+        come while it copies and syncs), and SQLite starts the WAL over only when it is: it grew
+        for as long as the tables played (300 MB in 25 s of ``server_bench``, with the
+        WAL-index's shared memory, 2.5 to 3.5 KiB a table of the process's resident memory).
+        Here nobody else writes: after this copy the next transaction starts the WAL from its
+        beginning (it stays as long as what comes in between two checkpoints)."""
+        super().commit()
+        if self._backfilled and not self._open:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        self._backfilled = False
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:  # pragma: no cover - busy or a failing disk: next time
+            log.exception("a WAL checkpoint failed")
+
     def _tx_begin(self) -> None:
         self.db.execute("BEGIN")
 
     def _tx_commit(self) -> None:
         self.db.execute("COMMIT")
+        if self._backfilled and not self.group_commit:  # (a group's: see commit)
+            self._catch_up()
 
     def _tx_rollback(self) -> None:
         self.db.execute("ROLLBACK")
@@ -145,7 +171,8 @@ class Store(EventStore):
             db.execute("PRAGMA synchronous=FULL")
             while not self._stop_checkpoints.wait(interval):
                 try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    busy, _, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    self._backfilled = not busy
                 except sqlite3.Error:  # pragma: no cover - busy or a failing disk: next time
                     log.exception("a WAL checkpoint failed")
         finally:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -79,10 +80,12 @@ def route(path: bytes) -> tuple[str, bool] | None:
     """The table id and whether it is a watch link, of a WebSocket request's target (None: not
     a table's address)."""
     parts = path.split(b"?", 1)[0].decode("latin-1").split("/")
+    # interned: a table's sockets share one string for its id, the table's own (about 70
+    # bytes a socket; an interned string goes when nothing holds it any more)
     if len(parts) == 3 and parts[1] == "ws" and parts[2]:
-        return unquote(parts[2]), False
+        return sys.intern(unquote(parts[2])), False
     if len(parts) == 4 and parts[1] == "ws" and parts[2] == "watch" and parts[3]:
-        return unquote(parts[3]), True
+        return sys.intern(unquote(parts[3])), True
     return None
 
 
@@ -447,10 +450,19 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("serving a WebSocket failed", exc_info=task.exception())
 
 
+def _nothing(data: bytes) -> None:
+    """(Never called: picows' protocol is a buffered one.)"""
+
+
+class _HandedOver(asyncio.Protocol):
+    # a plain function, not a method: reading it makes no bound method (64 bytes a connection)
+    data_received = staticmethod(_nothing)
+
+
 #: Set on a transport between uvicorn's protocol and picows': uvloop keeps the last plain
 #: protocol's ``data_received`` when it is given a buffered one, which kept uvicorn's whole
 #: HTTP protocol (its parser, headers and scope: about 1.8 KiB) alive for each connection.
-_HANDED_OVER = asyncio.Protocol()
+_HANDED_OVER = _HandedOver()
 
 
 def hand_over(hub: SocketHub, http: Any, head: bytes) -> None:

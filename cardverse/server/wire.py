@@ -3,16 +3,17 @@ seat).to_json()``, with the part every seat shares built once per change.
 
 A change of the game is told to every seat. Most of a view is the same for all of them (the
 rules, the trick, the round's history, counts, points…); only the seat number, its hand, its own
-exchange and its legal moves differ. :class:`WireViews` keeps the history's JSON text as the round
-goes (it only grows) and caches the text of each move, so a change costs a few small
-serialisations instead of a full view per seat. The shared part is checked once by
+exchange and its legal moves differ. :class:`WireViews` keeps up with the round's history (a change
+writes only the entries added since the one before; the whole history is written for a full
+view) and caches the text of each move, so a change costs a few small serialisations instead of
+a full view per seat. The shared part is checked once by
 :func:`cardverse.server.viewfilter.share` (it may hold only cards played this round, which every
 seat sees); each seat's own part is checked by :func:`cardverse.server.viewfilter.render`.
 A test compares the result with the engine's ``PlayerView.to_json()`` over many random games.
 
 The fields, their order and their encoding are the engine's (:data:`cardverse.engine.views.
 VIEW_FIELDS`): the public fields come from ``PublicView.to_json`` except those the engine marks
-``kept_as_text`` (rules, trick, history), whose text is kept here as the round goes; each of the
+``kept_as_text`` (rules, trick, history), whose text is made here from cached parts; each of the
 seat's own fields has a text maker below, checked at import against the engine's list (the
 hand and the legal moves from cached texts, the rarer exchange and seven passes through the
 engine's own encoders).
@@ -26,7 +27,6 @@ fields that changed since what that connection was last sent (:class:`Synced`).
 from __future__ import annotations
 
 import functools
-from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -79,6 +79,19 @@ _QUOTED_NAMES: tuple[str, ...] = tuple(f'"{card_name(card)}"' for card in range(
 
 def _names_text(mask: int) -> str:
     return "[" + ",".join([_QUOTED_NAMES[card] for card in cards_of(mask)]) + "]"
+
+
+def _entries_text(entries: Any, start: int) -> str:
+    """The JSON text of a round's history entries from ``start`` on, joined by commas (a
+    seven pass shows every seat how many cards, not which: R39)."""
+    parts = []
+    for trick, seat, move in entries[start:]:
+        if move & GIVE:
+            body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
+        else:
+            body = move_text(move, seat)
+        parts.append('{"trick":' + str(trick) + "," + body[1:])
+    return ",".join(parts)
 
 
 class Synced:
@@ -134,7 +147,7 @@ class PublicChange(NamedTuple):
 
 
 class WireViews:
-    """Builds the views of one table's game; keeps the current round's history text."""
+    """Builds the views of one table's game; keeps up with the current round's history."""
 
     def __init__(self) -> None:
         # The public fields' values as last told (changes), in the engine's order.
@@ -147,59 +160,44 @@ class WireViews:
         self._told_score: tuple[object, ...] = ()
         self._told_game: Game | None = None
         self._round: object | None = None
-        # The round's history entries as JSON text, joined by commas (one string, not one a
-        # entry: a live table keeps it), and where each entry begins in it.
-        self._history = ""
-        self._starts = array("I")
+        # How many of the round's history entries were seen (the cards they played are in
+        # ``_played``). Their JSON text is not kept: a change tells only the entries added since
+        # the last one (made then), and the whole history is written only for a full view, a
+        # seat's join or return (kept, it was 2.2 KiB a live table).
+        self._seen = 0
         self._rules: Rules | None = None
         self._rules_text = ""
         self._checked = 0  # length of the shared text's prefix the filter already checked
         self._played = 0  # cards played in the history seen so far
 
-    def _history_text(
-        self, game: Game, whole: bool = True, with_trick: bool = True
-    ) -> tuple[str, str]:
-        """The round's history and trick as JSON text (``whole``/``with_trick`` False: not
-        made; the history's entries and the cards played are kept up to date either way)."""
+    def _see(self, game: Game) -> None:
+        """Keep up with the round's history: the cards played in its entries not seen yet."""
         round_ = game.round
-        if round_ is None:
-            self._round = None
-            self._history = ""
-            self._starts = array("I")
-            self._checked = 0
-            self._played = 0
-            return "[]", "[]"
         if round_ is not self._round:
             self._round = round_
-            self._history = ""
-            self._starts = array("I")
+            self._seen = 0
             self._checked = 0
             self._played = 0
-        starts = self._starts
+        if round_ is None:
+            return
         entries = round_.history
-        if len(entries) > len(starts):
-            # The text's only reference is the local one while it grows (in place, not copied).
-            text, self._history = self._history, ""
-            for trick, seat, move in entries[len(starts) :]:
-                if move & GIVE:  # a seven pass: every seat sees how many cards, not which (R39)
-                    body = move_text(hidden_give((move & CARDS_MASK).bit_count()), seat)
-                else:
-                    body = move_text(move, seat)
-                    if move != PASS:
-                        self._played |= move & CARDS_MASK
-                if text:
-                    text += ","
-                starts.append(len(text))
-                text += '{"trick":' + str(trick) + "," + body[1:]
-            self._history = text
-        trick_text = ""
-        if with_trick:
-            trick_text = "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
-        return ("[" + self._history + "]" if whole else ""), trick_text
+        if len(entries) > self._seen:
+            played = self._played
+            for _, _, move in entries[self._seen :]:
+                if not move & GIVE and move != PASS:
+                    played |= move & CARDS_MASK
+            self._played = played
+            self._seen = len(entries)
+
+    def _trick_text(self, game: Game) -> str:
+        round_ = game.round
+        if round_ is None:
+            return "[]"
+        return "[" + ",".join(move_text(m, s) for s, m in round_.trick) + "]"
 
     def played(self, game: Game) -> int:
         """Every card played this round (as :func:`viewfilter.played_cards`), kept as it goes."""
-        self._history_text(game, whole=False, with_trick=False)
+        self._see(game)
         return self._played | (game.round.discarded if game.round is not None else 0)
 
     def shared(self, game: Game, played: int | None = None) -> Shared:
@@ -207,7 +205,10 @@ class WireViews:
         if game.rules is not self._rules:
             self._rules = game.rules
             self._rules_text = rules_json(game.rules)
-        history, trick = self._history_text(game)
+        self._see(game)
+        round_ = game.round
+        history = "[]" if round_ is None else "[" + _entries_text(round_.history, 0) + "]"
+        trick = self._trick_text(game)
         # Everything else of the public part comes from the engine's one description of it.
         rest = _dumps(public_view(game, history=False).to_json(history=False))
         # The history comes first: it only grows during a round, so the filter checks only
@@ -239,16 +240,18 @@ class WireViews:
         if game.rules is not self._rules:
             self._rules = game.rules
             self._rules_text = rules_json(game.rules)
-        trick = self._history_text(game, whole=False)[1]
+        self._see(game)
+        trick = self._trick_text(game)
         rest = public_view(game, history=False).to_json(history=False)
         told = self._told
         members: list[str] = []
         reset = told is None or self._told_round is not game.round
         start = 0 if reset else self._told_history
-        starts = self._starts
-        if reset or start < len(starts):
+        seen = self._seen
+        if reset or start < seen:
             members.append('"history_at":' + str(start))
-            since = self._history[starts[start] :] if start < len(starts) else ""
+            round_ = game.round
+            since = "" if round_ is None else _entries_text(round_.history, start)
             members.append('"history":[' + since + "]")
         if told is None or trick != self._told_trick:
             members.append('"trick":' + trick)
@@ -270,7 +273,7 @@ class WireViews:
             score_text = _dumps(score(game))
         base = self._told_v
         self._told, self._told_v = tuple(rest.values()), v
-        self._told_round, self._told_history = game.round, len(starts)
+        self._told_round, self._told_history = game.round, seen
         self._told_trick, self._told_rules, self._told_score = trick, game.rules, score_key
         self._told_game = game
         return PublicChange(base, share(",".join(members), game, played), score_text)

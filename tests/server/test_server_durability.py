@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cardverse.server.protocol import parse_client_message
 from cardverse.server.sockets import WsConnection
 from cardverse.server.store import Store
@@ -140,3 +142,35 @@ def test_no_message_leaves_before_its_change_is_committed(tmp_path: Path) -> Non
         service.close()
 
     asyncio.run(asyncio.wait_for(body(), 30))
+
+
+@pytest.mark.parametrize("group_commit", [True, False])
+def test_the_wal_starts_over_while_tables_keep_committing(
+    tmp_path: Path, group_commit: bool
+) -> None:
+    """The checkpoints' thread never finds the WAL fully copied while commits keep coming; the
+    event loop copies the rest after it, so the WAL starts over instead of growing for as long
+    as the tables play (a commit a turn, or one a write)."""
+
+    async def body() -> tuple[int, int]:
+        store = Store(tmp_path / "db.sqlite3", group_commit=group_commit)
+        store.create_table("t", 0, "created", {"by": "Ann"})
+        store.start_checkpointer(interval=0.02)
+        commits, n = store.commits, 1
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            for _ in range(5):
+                store.append("t", n, "move", {"play": "x" * 300})
+                n += 1
+            await asyncio.sleep(0)  # the turn's commit
+        commits = store.commits - commits if group_commit else (n - 1) // 5
+        # The WAL's header counts its starts over (its checkpoint sequence number, bytes 12 to
+        # 16); the file is gone once the store is closed.
+        header = (tmp_path / "db.sqlite3-wal").read_bytes()[:16]
+        store.close()
+        return commits, int.from_bytes(header[12:16], "big")
+
+    commits, starts = asyncio.run(asyncio.wait_for(body(), 30))
+    assert commits > 50 and starts >= 5
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone()[0] == 5 * commits + 1

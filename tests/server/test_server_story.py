@@ -5,6 +5,7 @@ away, which names no card the person may not see (R26)."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -85,3 +86,25 @@ def test_R26_the_away_list_after_a_whole_game_played_by_the_computer(make_server
 
     run(body)
     assert STATS["violations"] == violations
+
+
+def test_the_rounds_log_reads_back_what_was_added_across_its_compressed_pieces() -> None:
+    """The round's log (sent again with a full state) keeps the events since the round began,
+    the game's start before round 1, whichever of them are compressed."""
+    from cardverse.server.table.state import RoundLog
+
+    log = RoundLog()
+    start = [{"event": "game_started", "game": 1}, {"event": "round_started", "round": 1}]
+    plays = [{"event": "played", "seat": n % 4, "cards": [f"{3 + n % 10}S"]} for n in range(90)]
+    texts = log.add(start)
+    for play in plays:
+        texts += log.add([play])
+    assert [json.loads(text) for text in texts] == start + plays
+    assert log.events == start + plays and log._pieces  # several pieces by now
+    second = [{"event": "round_started", "round": 2}, *plays[:3]]
+    log.add(second)
+    assert log.events == second  # a new round: the game's start is no longer told
+    third = [{"event": "game_started", "game": 2}, {"event": "round_started", "round": 1}]
+    log.add(third[:1])
+    log.add(third[1:])
+    assert log.events == third
