@@ -316,6 +316,7 @@ class Bench:
             return result
         await asyncio.sleep(args.warmup)
         rss_playing = _rss_kib(server_pid)
+        commits0 = await self._commits()
         cpu0 = _cpu_seconds(server_pid)
         own0 = sum(os.times()[:2])
         self.measuring = True
@@ -326,6 +327,7 @@ class Bench:
         cpu = _cpu_seconds(server_pid) - cpu0
         own = sum(os.times()[:2]) - own0
         rss_end = _rss_kib(server_pid)
+        commits1 = await self._commits()
         self.stopping = True
         for task in tasks:
             task.cancel()
@@ -360,6 +362,15 @@ class Bench:
             ),
             "frames_per_action": round(self.frames / max(1, self.actions), 2),
             "bytes_per_action": round(self.bytes / max(1, self.actions)),
+            # the store's group commits: how many actions share one (one process only)
+            "actions_per_commit": (
+                round(self.actions / (commits1 - commits0), 1)
+                if args.workers <= 1
+                and commits0 is not None
+                and commits1 is not None
+                and commits1 > commits0
+                else None
+            ),
             "gaps": self.gaps,
             "clients_cpu_percent": round(100 * own / elapsed, 1),
             "setup_s": round(setup, 1),
@@ -433,12 +444,22 @@ class Bench:
     async def _loop_lag(self) -> int:
         """The server's count of event-loop delays over 50 ms (one process's, when several
         answer on the port)."""
+        return int((await self._operator()).get("loop_lag_ms", {}).get("over_50ms", 0))
+
+    async def _commits(self) -> int | None:
+        """The store's commits so far (one process's, when several answer on the port)."""
+        commits = (await self._operator()).get("commits")
+        return None if commits is None else int(commits)
+
+    async def _operator(self) -> dict[str, Any]:
+        """The server's operator figures (``/api/operator``); empty when it does not answer."""
         try:
             async with httpx.AsyncClient(timeout=5) as client:
                 answer = await client.get(f"{self.http}/api/operator")
-                return int(answer.json()["loop_lag_ms"]["over_50ms"])
+                figures: dict[str, Any] = answer.json()
+                return figures
         except Exception:
-            return 0
+            return {}
 
     def sustained(self, step: dict[str, Any], bound: float | None = None) -> bool:
         """The step's offered rate was carried with its p99 within the bound."""
