@@ -38,6 +38,41 @@ FAST_ARGS = (
     "--lease-ttl",
     "2",
 )
+OPERATOR_TOKEN = {"Authorization": f"Bearer {OPERATOR}"}
+
+
+def start_workers(
+    data_dir: Path,
+    pg_dsn: str,
+    redis_url: str,
+    *extra: str,
+    log_path: Path,
+    env: dict[str, str] | None = None,
+) -> ServerProcess:
+    """``cardverse serve --workers 2`` on PostgreSQL and Redis (with :data:`FAST_ARGS` and
+    ``extra``), returned once both workers answer on its one port."""
+    server = ServerProcess(
+        data_dir,
+        "--workers",
+        "2",
+        "--database",
+        pg_dsn,
+        "--redis",
+        redis_url,
+        *FAST_ARGS,
+        *extra,
+        env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR, **(env or {})},
+        log_path=log_path,
+    ).start()
+    nodes: set[str] = set()
+    deadline = time.monotonic() + 30
+    while len(nodes) < 2:
+        if time.monotonic() > deadline:
+            server.stop()
+            raise AssertionError("one port, two worker processes answering")
+        answer = httpx.get(f"{server.http}/api/operator", headers=OPERATOR_TOKEN, timeout=10)
+        nodes.add(answer.json()["node"])
+    return server
 
 
 class Cluster:

@@ -378,31 +378,16 @@ def test_postgresql_restarted_actions_are_refused_with_try_again(
 def test_serve_workers_share_one_port_and_play_a_game(
     tmp_path: Path, pg_dsn: str, redis_server: Any, handoff: tuple[str, ...]
 ) -> None:
-    from cluster_support import FAST_ARGS, OPERATOR
-    from server_support import ServerProcess
+    from cluster_support import OPERATOR_TOKEN, start_workers
 
-    server = ServerProcess(
+    server = start_workers(
         tmp_path / "data",
-        "--workers",
-        "2",
-        "--database",
         pg_dsn,
-        "--redis",
         redis_server.url,
-        *FAST_ARGS,
         *handoff,  # without it, sockets on the worker not owning the table are linked
-        env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR},
         log_path=tmp_path / "workers.log",
-    ).start()
-    token = {"Authorization": f"Bearer {OPERATOR}"}
+    )
     try:
-        nodes: set[str] = set()
-        deadline = time.monotonic() + 30
-        while len(nodes) < 2 and time.monotonic() < deadline:
-            nodes.add(
-                httpx.get(f"{server.http}/api/operator", headers=token, timeout=10).json()["node"]
-            )
-        assert len(nodes) == 2, "one port, two worker processes answering"
 
         async def body() -> None:
             table = create_table(server.http, rules={"preset": "standard", "rounds": 1})
@@ -421,7 +406,7 @@ def test_serve_workers_share_one_port_and_play_a_game(
                 await client.close()
 
         run(body, timeout=120)
-        metrics = httpx.get(f"{server.http}/api/metrics", headers=token, timeout=10)
+        metrics = httpx.get(f"{server.http}/api/metrics", headers=OPERATOR_TOKEN, timeout=10)
         assert metrics.status_code == 200
         actions = sum(
             float(line.rsplit(" ", 1)[1])

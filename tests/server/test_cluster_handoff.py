@@ -19,14 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
-from cluster_support import FAST_ARGS, OPERATOR, Cluster, Player, over
+from cluster_support import OPERATOR_TOKEN, Cluster, Player, over, start_workers
 from server_support import Client, ServerProcess, create_table, play_randomly, run
 from test_cluster import _acked_are_in_the_record, _play, _record
 from test_server_hidden_cards import check_messages
 
 from cardverse.notation import replay_record
-
-TOKEN = {"Authorization": f"Bearer {OPERATOR}"}
 
 
 @pytest.fixture
@@ -38,36 +36,25 @@ def short_tmp() -> Iterator[Path]:
 
 
 def _workers(tmp_path: Path, short_tmp: Path, pg_dsn: str, redis_url: str) -> ServerProcess:
-    server = ServerProcess(
+    return start_workers(
         tmp_path / "data",
-        "--workers",
-        "2",
-        "--database",
         pg_dsn,
-        "--redis",
         redis_url,
-        *FAST_ARGS,
-        env={"CARDVERSE_OPERATOR_TOKEN": OPERATOR, "TMPDIR": str(short_tmp)},
         log_path=tmp_path / "workers.log",
-    ).start()
-    nodes: set[str] = set()
-    deadline = time.monotonic() + 30
-    while len(nodes) < 2:
-        assert time.monotonic() < deadline, "two workers answering"
-        nodes.add(_operator(server)["node"])
-    return server
+        env={"TMPDIR": str(short_tmp)},  # the supervisor's hand-off directory goes there
+    )
 
 
 def _operator(server: ServerProcess) -> dict[str, Any]:
     answer: dict[str, Any] = httpx.get(
-        f"{server.http}/api/operator", headers=TOKEN, timeout=10
+        f"{server.http}/api/operator", headers=OPERATOR_TOKEN, timeout=10
     ).json()
     return answer
 
 
 def _metric(server: ServerProcess, prefix: str) -> float:
     """The sum over the workers of the metric lines beginning with ``prefix``."""
-    text = httpx.get(f"{server.http}/api/metrics", headers=TOKEN, timeout=10).text
+    text = httpx.get(f"{server.http}/api/metrics", headers=OPERATOR_TOKEN, timeout=10).text
     return sum(
         float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(prefix)
     )
@@ -124,7 +111,17 @@ async def _wait_for(condition: Any, what: str, timeout: float = 15.0) -> None:
         await asyncio.sleep(0.05)
 
 
-def _check_record(server: ServerProcess, table_id: str, clients: list[Client]) -> None:
+async def _play_game(clients: list[Client], seed: int) -> None:
+    """The host starts the game and the four seats play it to its end."""
+    assert (await clients[0].request({"type": "start"}))["type"] == "ack"
+    await play_randomly(clients, random.Random(seed))
+
+
+async def _close_and_check(server: ServerProcess, table_id: str, clients: list[Client]) -> None:
+    """Close the seats; the stored record is a whole game, and no seat was sent a card it may
+    not see (R26)."""
+    for client in clients:
+        await client.close()
     record = _record(server, table_id)
     assert replay_record(record).game.over
     checked = sum(check_messages(client, record) for client in clients)
@@ -167,17 +164,14 @@ def test_R26_a_socket_on_the_sibling_worker_is_handed_to_the_owner_and_plays(
                 return (mine.get("seated"), mine.get("watchers"), mine.get("connections"), every)
 
             await _wait_for(lambda: counted() == expected, f"counted once: {counted()}")
-            assert (await clients[0].request({"type": "start"}))["type"] == "ack"
-            await play_randomly(clients, random.Random(7))
+            await _play_game(clients, 7)
             assert _metric(server, LINKED) == 0
             for viewer in viewers:  # the viewers saw the game to its end
                 await viewer.wait_for(
                     lambda m: m["type"] in ("state", "change") and m["view"]["phase"] == "game_over"
                 )
                 await viewer.close()
-            for client in clients:
-                await client.close()
-            _check_record(server, table_id, clients)
+            await _close_and_check(server, table_id, clients)
 
         run(body, timeout=150)
     finally:
@@ -202,12 +196,9 @@ def test_R26_without_the_owners_unix_socket_the_socket_is_linked_and_plays(
             await _until_one_lands_elsewhere(
                 server, table_id, clients, lambda: _metric(server, LINKED) >= 1
             )
-            assert (await clients[0].request({"type": "start"}))["type"] == "ack"
-            await play_randomly(clients, random.Random(8))
+            await _play_game(clients, 8)
             assert _metric(server, SENT) == 0
-            for client in clients:
-                await client.close()
-            _check_record(server, table_id, clients)
+            await _close_and_check(server, table_id, clients)
 
         run(body, timeout=150)
     finally:
