@@ -75,6 +75,19 @@ def start_workers(
     return server
 
 
+async def seat_four(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
+    """Four people at a new table (made by ``create_table``): the host with its token, then
+    three by name; each connection landing on whichever worker the kernel picks."""
+    host = await Client(server.ws_url(table["table_id"]), "seat0").connect()
+    assert (await host.join(token=table["token"]))["type"] == "welcome"
+    clients = [host]
+    for seat in (1, 2, 3):
+        client = await Client(server.ws_url(table["table_id"]), f"seat{seat}").connect()
+        assert (await client.join(name=f"P{seat}"))["type"] == "welcome"
+        clients.append(client)
+    return clients
+
+
 class Cluster:
     """Server processes on one database and one Redis; a killed one can be replaced."""
 

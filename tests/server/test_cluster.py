@@ -378,7 +378,7 @@ def test_postgresql_restarted_actions_are_refused_with_try_again(
 def test_serve_workers_share_one_port_and_play_a_game(
     tmp_path: Path, pg_dsn: str, redis_server: Any, handoff: tuple[str, ...]
 ) -> None:
-    from cluster_support import OPERATOR_TOKEN, start_workers
+    from cluster_support import OPERATOR_TOKEN, seat_four, start_workers
 
     server = start_workers(
         tmp_path / "data",
@@ -391,14 +391,8 @@ def test_serve_workers_share_one_port_and_play_a_game(
 
         async def body() -> None:
             table = create_table(server.http, rules={"preset": "standard", "rounds": 1})
-            host = await Client(server.ws_url(table["table_id"]), "seat0").connect()
-            assert (await host.join(token=table["token"]))["type"] == "welcome"
-            clients = [host]
-            for seat in (1, 2, 3):
-                client = await Client(server.ws_url(table["table_id"]), f"seat{seat}").connect()
-                assert (await client.join(name=f"P{seat}"))["type"] == "welcome"
-                clients.append(client)
-            assert (await host.request({"type": "start"}))["type"] == "ack"
+            clients = await seat_four(server, table)
+            assert (await clients[0].request({"type": "start"}))["type"] == "ack"
             from server_support import play_randomly
 
             await play_randomly(clients, random.Random(3))

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from cluster_support import OPERATOR_TOKEN, Cluster, Player, over, start_workers
+from cluster_support import OPERATOR_TOKEN, Cluster, Player, over, seat_four, start_workers
 from server_support import Client, ServerProcess, create_table, play_randomly, run
 from test_cluster import _acked_are_in_the_record, _play, _record
 from test_server_hidden_cards import check_messages
@@ -76,17 +76,6 @@ TAKEN = 'cardverse_socket_handoffs_total{result="taken"}'
 LINKED = 'cardverse_connections{kind="linked"}'
 
 
-async def _seat(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
-    host = await Client(server.ws_url(table["table_id"]), "seat0").connect()
-    assert (await host.join(token=table["token"]))["type"] == "welcome"
-    clients = [host]
-    for seat in (1, 2, 3):
-        client = await Client(server.ws_url(table["table_id"]), f"seat{seat}").connect()
-        assert (await client.join(name=f"P{seat}"))["type"] == "welcome"
-        clients.append(client)
-    return clients
-
-
 async def _until_one_lands_elsewhere(
     server: ServerProcess, table_id: str, clients: list[Client], landed: Any
 ) -> None:
@@ -138,7 +127,7 @@ def test_R26_a_socket_on_the_sibling_worker_is_handed_to_the_owner_and_plays(
         async def body() -> None:
             table = create_table(server.http, rules={"preset": "standard", "rounds": 1})
             table_id = table["table_id"]
-            clients = await _seat(server, table)
+            clients = await seat_four(server, table)
             await _until_one_lands_elsewhere(
                 server, table_id, clients, lambda: _metric(server, SENT) >= 1
             )
@@ -192,7 +181,7 @@ def test_R26_without_the_owners_unix_socket_the_socket_is_linked_and_plays(
         async def body() -> None:
             table = create_table(server.http, rules={"preset": "standard", "rounds": 1})
             table_id = table["table_id"]
-            clients = await _seat(server, table)
+            clients = await seat_four(server, table)
             await _until_one_lands_elsewhere(
                 server, table_id, clients, lambda: _metric(server, LINKED) >= 1
             )
@@ -218,7 +207,7 @@ def test_the_owner_worker_killed_its_sibling_takes_the_table_and_nothing_acked_i
             rng = random.Random(2027)
             table = create_table(server.http, rules={"preset": "standard", "rounds": 4})
             table_id = table["table_id"]
-            clients = await _seat(server, table)
+            clients = await seat_four(server, table)
             await _until_one_lands_elsewhere(
                 server, table_id, clients, lambda: _metric(server, SENT) >= 1
             )
