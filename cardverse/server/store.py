@@ -81,6 +81,7 @@ class Store(EventStore):
         # Set by the checkpoints' thread when it has copied the WAL as far as it was when it
         # began; the event loop then copies the rest itself (see :meth:`commit`).
         self._backfilled = False
+        self.checkpoints = 0  # the checkpoints' thread's checkpoints so far (tests, operators)
 
     def _add_fence_columns(self) -> None:
         """A file written before fencing numbers existed gets their columns (all 0)."""
@@ -173,6 +174,7 @@ class Store(EventStore):
                 try:
                     busy, _, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     self._backfilled = not busy
+                    self.checkpoints += 1
                 except sqlite3.Error:  # pragma: no cover - busy or a failing disk: next time
                     log.exception("a WAL checkpoint failed")
         finally:
