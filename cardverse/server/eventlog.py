@@ -439,11 +439,11 @@ class HeldMessages:
     __slots__ = ("_items", "_ticket", "owner", "release", "store")
 
     def __init__(
-        self, store: EventStore, release: Callable[..., None], owner: object = None
+        self, store: EventStore, release: Callable[[Any, list[Any]], None], owner: object
     ) -> None:
-        """``release`` takes the items of each commit, in order; with ``owner`` it is called
-        as ``release(owner, items)``: a class's own function and the connection, rather than
-        a bound method kept for each connection (64 bytes)."""
+        """``release(owner, items)`` takes the items of each commit, in order: a class's own
+        function and the connection, rather than a bound method kept for each connection (64
+        bytes)."""
         self.store = store
         self.release = release
         self.owner = owner
@@ -477,10 +477,7 @@ class HeldMessages:
     def _released(self, items: list[Any]) -> None:
         if self._items is items:
             self._items, self._ticket = None, None
-        if self.owner is None:
-            self.release(items)
-        else:
-            self.release(self.owner, items)
+        self.release(self.owner, items)
 
 
 _encode = compact

@@ -222,7 +222,7 @@ def test_the_event_loop_goes_on_while_a_batch_is_committed(pg_dsn: str) -> None:
     async def body() -> None:
         store = PostgresStore(pg_dsn)
         released: list[list[str]] = []
-        held = HeldMessages(store, released.append)
+        held = HeldMessages(store, lambda _owner, items: released.append(items), None)
         try:
             store.create_table("t1", 0, "create", {}, fence=1)
             store.create_table("t2", 0, "create", {}, fence=1)
