@@ -1,6 +1,7 @@
 """The owner's side of a socket hand-off (cardverse/server/handoff.py), spoken to directly over
 its Unix socket: a sibling that says ``y``-then-nothing cannot pin a descriptor and a task for
-ever, and a table the owner does not hold is refused. The whole hand-off between two real
+ever, a table the owner does not hold (never, or no longer: moved since the sibling looked its
+owner up) is refused, and so is a connection from another user. The whole hand-off between two real
 workers is tests/server/test_cluster_handoff.py."""
 
 from __future__ import annotations
@@ -121,6 +122,70 @@ def test_a_table_the_owner_does_not_hold_is_refused_and_its_descriptor_let_go() 
         finally:
             client.close()
             other_end.close()
+            await owner.close()
+
+    _run(body)
+
+
+def _offer_as_nobody(path: Path) -> bytes:
+    """In a child process running as the 'nobody' user: offer a descriptor for T1 over the
+    owner's socket at ``path``; the owner's answer (b"" when it closed or reset the connection
+    without one)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: blocking calls only, then out
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgid(65534)
+            os.setuid(65534)
+            unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            unix.settimeout(WAIT)
+            unix.connect(str(path))
+            client, _ = socket.socketpair()
+            head = b"GET /ws/table/T1 HTTP/1.1\r\nHost: x\r\n\r\n"
+            message = handoff._PREFIX.pack(2, len(head)) + b"T1" + head
+            try:  # (the owner may close before reading: a reset, or a broken pipe)
+                socket.send_fds(unix, [message], [client.fileno()])
+                answer = unix.recv(1)
+            except (ConnectionResetError, BrokenPipeError):
+                answer = b""
+            os.write(write_end, b"<" + answer + b">")
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    try:
+        answer = b""
+        while chunk := os.read(read_end, 16):
+            answer += chunk
+    finally:
+        os.close(read_end)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the child could not make its offer"
+    assert answer.startswith(b"<") and answer.endswith(b">"), answer
+    return answer[1:-1]
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to act as another user"
+)
+def test_a_connection_from_another_user_is_refused_even_if_the_socket_lets_it_in() -> None:
+    """The Unix socket is the owner's user's only (mode 0600 in a 0700 directory); should the
+    modes let another user connect, ``SO_PEERCRED`` still refuses it: nothing is answered and
+    nothing served (the 'nobody' user stands for the other user)."""
+
+    async def body(directory: Path) -> None:
+        owner = _owner(directory, {"T1"})
+        owner.start()
+        assert owner.path is not None
+        os.chmod(directory, 0o755)  # as if an operator had opened the modes up
+        os.chmod(owner.path, 0o666)
+        try:
+            answer = await asyncio.to_thread(_offer_as_nobody, owner.path)
+            assert answer == b""  # closed without a "y" (or an "n")
+            assert owner.server_state.connections == set()
+        finally:
             await owner.close()
 
     _run(body)
